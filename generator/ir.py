@@ -1,0 +1,73 @@
+"""The Tool IR: what every renderer reads. Built by `binding`, never by templates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.names import ToolName, python_identifier, typescript_identifier
+from generator.targets import Target
+from generator.type_tree import TypeNode
+
+
+@dataclass(frozen=True)
+class ToolParam:
+    """One tool argument. `wire_name` is the JSON key (the Java parameter or option field name);
+    `python_name` and `typescript_name` are escaped so that they are legal identifiers."""
+
+    wire_name: str
+    type: TypeNode
+    required: bool
+    description: str
+
+    @property
+    def python_name(self) -> str:
+        return python_identifier(self.wire_name)
+
+    @property
+    def typescript_name(self) -> str:
+        return typescript_identifier(self.wire_name)
+
+
+@dataclass(frozen=True)
+class CallArgument:
+    """One keyword argument of the Python call: `python_name=<value>`.
+
+    The value is the tool parameter `params[0]` when `packed_keys` is empty; otherwise it is a dict
+    built from several tool parameters, `{packed_keys[i]: params[i]}` (Java `setViewportSize(width,
+    height)` is Python `set_viewport_size(viewport_size={"width": .., "height": ..})`).
+    `python_typed_dict` names the Python API's own TypedDict for this argument, when it has one:
+    its required keys can differ from Java's (Python's `Geolocation` is `total=False`), so the shim
+    hands the value over as that type.
+    """
+
+    python_name: str
+    params: tuple[ToolParam, ...]
+    packed_keys: tuple[str, ...] = ()
+    python_typed_dict: str | None = None
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool ready to render. Parameters are in call order; names are unique within the tool.
+
+    `java_signatures` lists the overloads merged into it, `python_method` is the snake_case method
+    on `target.receiver`, and `result_note` says what of the Java result the tool leaves out.
+    """
+
+    name: ToolName
+    description: str
+    surface_to_llm: bool
+    is_recordable: bool
+    target: Target
+    java_method: str
+    java_signatures: tuple[str, ...]
+    python_method: str
+    params: tuple[ToolParam, ...]
+    call: tuple[CallArgument, ...]
+    result: TypeNode
+    result_note: str
+    source: str
+
+    @property
+    def java_reference(self) -> str:
+        return f"{self.target.java_class}#{self.java_method}"

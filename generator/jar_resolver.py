@@ -1,0 +1,90 @@
+"""Finds the Playwright Java JAR (and its -sources.jar) for the pinned version.
+
+Order: `--jar`, the local Maven repository, the Gradle cache, then `mvn dependency:get` (without
+transitive dependencies: the driver bundle is hundreds of MB and reflection does not need it).
+Where artifacts are downloaded from is Maven's own configuration; nothing here names a repository.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.diagnostics import ExitCode, GeneratorError
+
+GROUP, ARTIFACT = "com.microsoft.playwright", "playwright"
+_DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get"
+
+
+@dataclass(frozen=True)
+class ResolvedJar:
+    """The class JAR to reflect, the sources JAR for javadoc if one was found, and where from."""
+
+    jar: Path
+    sources: Path | None
+    origin: str
+
+
+def _maven_repository() -> Path:
+    override = os.environ.get("MAVEN_REPO_LOCAL")
+    return Path(override) if override else Path.home() / ".m2" / "repository"
+
+
+def _in_maven(version: str) -> tuple[Path, Path]:
+    folder = _maven_repository() / GROUP.replace(".", "/") / ARTIFACT / version
+    return folder / f"{ARTIFACT}-{version}.jar", folder / f"{ARTIFACT}-{version}-sources.jar"
+
+
+def _in_gradle(version: str) -> tuple[Path | None, Path | None]:
+    root = Path(os.environ.get("GRADLE_USER_HOME", Path.home() / ".gradle"))
+    folder = root / "caches" / "modules-2" / "files-2.1" / GROUP / ARTIFACT / version
+    if not folder.is_dir():
+        return None, None
+    jars = sorted(folder.glob(f"*/{ARTIFACT}-{version}.jar"))
+    sources = sorted(folder.glob(f"*/{ARTIFACT}-{version}-sources.jar"))
+    return (jars[0] if jars else None), (sources[0] if sources else None)
+
+
+def _mvn_get(version: str, classifier: str | None) -> None:
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise GeneratorError(
+            f"Playwright Java {version} is not in the local Maven repository or the Gradle cache, and 'mvn' is "
+            "not on PATH to fetch it. Install Maven, or pass the JAR with --jar PATH.",
+            ExitCode.ENVIRONMENT,
+        )
+    coordinate = f"{GROUP}:{ARTIFACT}:{version}" + (f":jar:{classifier}" if classifier else "")
+    command = [mvn, "-B", "-q", _DEPENDENCY_PLUGIN, f"-Dartifact={coordinate}", "-Dtransitive=false"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-5:])
+        raise GeneratorError(
+            f"'mvn' could not fetch {coordinate} (exit {done.returncode}). Check that the version exists and "
+            f"that Maven can reach its repository (try 'mvn -o' settings or --jar PATH). Maven said:\n{tail}",
+            ExitCode.ENVIRONMENT,
+        )
+
+
+def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
+    if explicit is not None:
+        if not explicit.is_file():
+            raise GeneratorError(f"--jar {explicit}: no such file.", ExitCode.ENVIRONMENT)
+        sibling = explicit.with_name(explicit.name.removesuffix(".jar") + "-sources.jar")
+        return ResolvedJar(explicit, sibling if sibling.is_file() else None, "--jar")
+    jar, sources = _in_maven(version)
+    if jar.is_file():
+        return ResolvedJar(jar, sources if sources.is_file() else None, "local Maven repository")
+    gradle_jar, gradle_sources = _in_gradle(version)
+    if gradle_jar is not None:
+        return ResolvedJar(gradle_jar, gradle_sources, "Gradle cache")
+    _mvn_get(version, None)
+    try:
+        _mvn_get(version, "sources")
+    except GeneratorError:
+        pass  # javadoc is optional: descriptions fall back to the allowlist's
+    if not jar.is_file():
+        raise GeneratorError(f"'mvn' reported success but {jar} is missing.", ExitCode.ENVIRONMENT)
+    return ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn")

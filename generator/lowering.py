@@ -1,0 +1,167 @@
+"""Lowers Java types into the neutral type tree, or says why a type cannot cross JSON."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from generator.java_model import JavaSurface, JavaType
+from generator.python_api import PythonSurface
+from generator.type_tree import (
+    AnyJson,
+    Base64Bytes,
+    EnumOf,
+    Field,
+    ListOf,
+    MapOf,
+    Null,
+    ObjectOf,
+    Scalar,
+    TypeNode,
+)
+
+_SCALARS: dict[str, Scalar] = {
+    **dict.fromkeys(["java.lang.String", "char", "java.lang.Character"], Scalar("string")),
+    **dict.fromkeys(
+        ["int", "long", "short", "byte", "java.lang.Integer", "java.lang.Long", "java.lang.Short", "java.lang.Byte"],
+        Scalar("integer"),
+    ),
+    **dict.fromkeys(["double", "float", "java.lang.Double", "java.lang.Float"], Scalar("number")),
+    **dict.fromkeys(["boolean", "java.lang.Boolean"], Scalar("boolean")),
+}
+_LISTS = frozenset({"java.util.List", "java.util.Collection", "java.util.Set", "java.lang.Iterable"})
+CALLBACK_TYPES = frozenset(
+    {
+        "java.lang.Runnable",
+        "java.util.function.Consumer",
+        "java.util.function.BiConsumer",
+        "java.util.function.Predicate",
+        "java.util.function.Function",
+        "java.util.function.Supplier",
+        "java.util.function.BooleanSupplier",
+        "com.microsoft.playwright.options.BindingCallback",
+        "com.microsoft.playwright.options.FunctionCallback",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Unlowerable:
+    """Why a Java type has no JSON form; `callback` marks functions, which need hand-written tools."""
+
+    java_type: str
+    reason: str
+    callback: bool = False
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "", text).upper()
+
+
+def literal_sets(annotation: str) -> list[tuple[str, ...]]:
+    """Every `Literal[...]` value tuple in a Python annotation."""
+    try:
+        tree = ast.parse(annotation, mode="eval")
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
+            elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            values = tuple(e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str))
+            if values:
+                found.append(values)
+    return found
+
+
+def enum_wire_values(python: PythonSurface) -> dict[frozenset[str], dict[str, str]]:
+    """Index every string Literal of the Python API: normalised value set -> {normalised: wire}.
+
+    A Java enum matches the Literal whose values, stripped of punctuation and upper-cased, equal
+    its constants (`CONTROLORMETA` ~ `"ControlOrMeta"`, `NO_PREFERENCE` ~ `"no-preference"`), so wire
+    values always come from Python and never from re-casing Java names.
+    """
+    annotations = [p.annotation for c in python.sync_classes.values() for m in c.values() for p in m.params]
+    annotations += [a for td in python.typed_dicts.values() for _, a in td.fields]
+    index: dict[frozenset[str], dict[str, str]] = {}
+    for annotation in sorted(set(annotations)):
+        for values in literal_sets(annotation):
+            normal = {_normal(v): v for v in values}
+            index.setdefault(frozenset(normal), normal)
+    return index
+
+
+class Lowerer:
+    """Lowers JavaTypes against one JavaSurface and the Python API's enum wire values."""
+
+    def __init__(self, surface: JavaSurface, wire_values: dict[frozenset[str], dict[str, str]]) -> None:
+        self._surface = surface
+        self._wire = wire_values
+
+    def lower(self, t: JavaType) -> TypeNode | Unlowerable:
+        if t.element is not None:
+            if t.element.name in ("byte", "java.lang.Byte"):
+                return Base64Bytes()
+            item = self.lower(t.element)
+            return item if isinstance(item, Unlowerable) else ListOf(item)
+        if t.is_variable:
+            return Unlowerable(t.name, "a type variable has no JSON form")
+        if t.name in _SCALARS:
+            return _SCALARS[t.name]
+        if t.name == "java.lang.Object":
+            return AnyJson()
+        if t.name in _LISTS and len(t.args) == 1:
+            item = self.lower(t.args[0])
+            return item if isinstance(item, Unlowerable) else ListOf(item)
+        if t.name == "java.util.Map" and len(t.args) == 2:
+            if t.args[0].name != "java.lang.String":
+                return Unlowerable(t.qualified, "JSON object keys are strings; this Map's keys are not")
+            value = self.lower(t.args[1])
+            return value if isinstance(value, Unlowerable) else MapOf(value)
+        if t.name in CALLBACK_TYPES:
+            return Unlowerable(t.qualified, "a callback cannot cross a tool boundary", callback=True)
+        enum = self._surface.enum(t.name)
+        if enum is not None:
+            return self._enum(enum.name, enum.constants)
+        struct = self._surface.struct(t.name)
+        if struct is not None:
+            return self.lower_struct(struct.name)
+        if t.name in self._surface.opaque:
+            return Unlowerable(t.qualified, "a live browser object cannot be passed as JSON")
+        return Unlowerable(t.qualified, "no JSON form is defined for this type")
+
+    def _enum(self, name: str, constants: tuple[str, ...]) -> TypeNode | Unlowerable:
+        wire = self._wire.get(frozenset(_normal(c) for c in constants))
+        if wire is None:
+            return Unlowerable(name, "no Python Literal has the same values, so its wire strings are unknown")
+        return EnumOf(_simple(name), tuple(wire[_normal(c)] for c in constants))
+
+    def lower_struct(self, name: str) -> ObjectOf | Unlowerable:
+        struct = self._surface.struct(name)
+        if struct is None:
+            return Unlowerable(name, "not a reflected class")
+        fields = []
+        for f in struct.fields:
+            lowered = self.lower(f.type)
+            if isinstance(lowered, Unlowerable):
+                return Unlowerable(f"{name}.{f.name}", f"field type {f.type}: {lowered.reason}", lowered.callback)
+            fields.append(Field(f.name, lowered, f.required, f.doc))
+        return ObjectOf(_simple(name), tuple(fields))
+
+    def lower_result(self, t: JavaType) -> tuple[TypeNode, str] | Unlowerable:
+        """A method's result as JSON plus a note saying what was left out, if anything."""
+        if t.name == "void":
+            return Null(), ""
+        if t.name == "java.lang.AutoCloseable":
+            return Null(), "The Java method returns a disposable handle; the tool returns nothing."
+        lowered = self.lower(t)
+        if isinstance(lowered, Unlowerable):
+            if t.name in self._surface.opaque:
+                return Null(), f"The Java method returns a live {_simple(t.name)}; the tool returns nothing."
+            return lowered
+        return lowered, ""
+
+
+def _simple(binary_name: str) -> str:
+    return binary_name.rsplit(".", 1)[-1].replace("$", "")

@@ -1,0 +1,139 @@
+"""Renders the Tool IR through the Jinja templates into {relative path: text}; formats Python with black."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import black
+import jinja2
+import yaml
+
+from generator import views
+from generator.diagnostics import ExitCode, GeneratorError
+from generator.ir import Tool
+from generator.writers import python as python_writer
+
+_BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=100)
+PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
+
+
+def default_templates() -> Path:
+    """The repository's templates/ when running from a checkout, else the installed copy."""
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if (checkout / "shim.py.j2").is_file():
+        return checkout
+    return Path(str(resources.files("generator") / "templates"))
+
+
+class _BlockDumper(yaml.SafeDumper):
+    """Multi-line strings as `|` blocks (when YAML can represent them exactly), others as usual."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text and text == text.strip() and "\t" not in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_BlockDumper.add_representer(str, _represent_str)
+
+
+def _dump(value: Any) -> str:
+    return yaml.dump(value, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def yaml_scalar(value: Any) -> str:
+    """A YAML value to follow `key: ` on the same line; `yaml.safe_load` gives back exactly `value`."""
+    text = _dump(value)
+    text = text.removesuffix("\n").removesuffix("\n...")
+    return text
+
+
+def yaml_block(value: Any, indent: int) -> str:
+    """A YAML mapping or list, indented by `indent` spaces, to stand under `key:`."""
+    pad = " " * indent
+    return "\n".join(pad + line if line else line for line in _dump(value).rstrip("\n").splitlines())
+
+
+def environment(template_dir: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["yaml"] = yaml_scalar
+    env.filters["yaml_block"] = yaml_block
+    env.filters["pystr"] = python_writer.string_literal
+    return env
+
+
+def format_python(path: str, text: str) -> str:
+    try:
+        return black.format_str(text, mode=_BLACK_MODE)
+    except black.InvalidInput as exc:
+        raise GeneratorError(
+            f"{path}: the rendered Python does not parse ({exc}). If you use custom templates, check them; "
+            "otherwise this is a generator bug, please report it.",
+            ExitCode.USER_INPUT,
+        ) from None
+
+
+class Renderer:
+    """Renders every output file for one set of tools."""
+
+    def __init__(self, template_dir: Path) -> None:
+        self._env = environment(template_dir)
+
+    def _render(self, template: str, **context: Any) -> str:
+        try:
+            return self._env.get_template(template).render(
+                generated_by=views.GENERATED_BY,
+                package=views.PYTHON_PACKAGE,
+                playwright_structures_module="playwright._impl",
+                playwright_structures=views.PLAYWRIGHT_STRUCTURES,
+                **context,
+            )
+        except jinja2.TemplateError as exc:
+            where = getattr(exc, "filename", None) or template
+            line = getattr(exc, "lineno", None)
+            raise GeneratorError(
+                f"template {where}{f':{line}' if line else ''}: {exc.message or exc}. "
+                "Fix the template or restore the default templates/.",
+                ExitCode.USER_INPUT,
+            ) from None
+
+    def render_all(self, tools: list[Tool], java_version: str, python_version: str) -> dict[str, str]:
+        files: dict[str, str] = {}
+        shims = [views.shim_view(t) for t in tools]
+        python_files = {
+            f"{PYTHON_ROOT}/__init__.py": self._render("package_init.py.j2"),
+            f"{PYTHON_ROOT}/_types.py": self._render(
+                "types.py.j2", typed_dicts=[views.typed_dict_view(o) for o in views.object_types(tools)]
+            ),
+            f"{PYTHON_ROOT}/_validate.py": self._render("validate.py.j2"),
+            f"{PYTHON_ROOT}/registry.py": self._render("registry.py.j2", shims=shims),
+            f"{PYTHON_ROOT}/tools/__init__.py": self._render("tools_init.py.j2"),
+        }
+        for shim in shims:
+            python_files[f"{PYTHON_ROOT}/tools/{shim.module}.py"] = self._render("shim.py.j2", shim=shim)
+        for path, text in python_files.items():
+            files[path] = format_python(path, text)
+        files[f"{PYTHON_ROOT}/py.typed"] = ""
+        for tool in tools:
+            files[f"tools/{tool.name}.tool.yaml"] = self._render("tool.yaml.j2", d=views.descriptor(tool))
+        files["toolsets/web_framework.toolset.yaml"] = self._render(
+            "toolset.yaml.j2",
+            tool_names=[t.name.value for t in tools],
+            java_version=java_version,
+            python_version=python_version,
+        )
+        files["typescript/web-tools.d.ts"] = self._render(
+            "tools.d.ts.j2",
+            interfaces=[views.ts_interface_view(o) for o in views.object_types(tools)],
+            tools=[views.ts_tool_view(t) for t in tools],
+        )
+        return dict(sorted(files.items()))

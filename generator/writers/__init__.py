@@ -1,0 +1,1 @@
+"""Per-target writers: each turns neutral type nodes (and text) into one target's syntax."""
