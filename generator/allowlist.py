@@ -57,7 +57,9 @@ def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
 
 def _scalar(path: str, node: yaml.Node, what: str) -> str:
     if not isinstance(node, yaml.ScalarNode):
-        raise GeneratorError(f"{_where(path, node)}: {what} must be a single value, not a list or mapping.")
+        raise GeneratorError(
+            f"{_where(path, node)}: {what} must be a single value, not a list or mapping."
+        )
     return str(node.value)
 
 
@@ -86,11 +88,15 @@ def _entry(path: str, node: yaml.Node) -> AllowlistEntry:
             raise GeneratorError(f"{_where(path, key_node)}: key '{key}' is given twice.")
         fields[key] = value_node
     if "method" not in fields:
-        raise GeneratorError(f"{_where(path, node)}: this entry has no 'method: <target>.<javaMethod>'.")
+        raise GeneratorError(
+            f"{_where(path, node)}: this entry has no 'method: <target>.<javaMethod>'."
+        )
     return _method_entry(path, fields["method"], fields)
 
 
-def _method_entry(path: str, method_node: yaml.Node, fields: dict[str, yaml.Node]) -> AllowlistEntry:
+def _method_entry(
+    path: str, method_node: yaml.Node, fields: dict[str, yaml.Node]
+) -> AllowlistEntry:
     where = _where(path, method_node)
     spelled = _scalar(path, method_node, "'method'")
     prefix, _, method = spelled.partition(".")
@@ -111,10 +117,16 @@ def _method_entry(path: str, method_node: yaml.Node, fields: dict[str, yaml.Node
         location=where,
         name=name,
         description=(
-            _scalar(path, fields["description"], "'description'") if "description" in fields else None
+            _scalar(path, fields["description"], "'description'")
+            if "description" in fields
+            else None
         ),
-        surface_to_llm=_boolean(path, fields["surfaceToLlm"], "surfaceToLlm") if "surfaceToLlm" in fields else False,
-        is_recordable=_boolean(path, fields["isRecordable"], "isRecordable") if "isRecordable" in fields else False,
+        surface_to_llm=_boolean(path, fields["surfaceToLlm"], "surfaceToLlm")
+        if "surfaceToLlm" in fields
+        else False,
+        is_recordable=_boolean(path, fields["isRecordable"], "isRecordable")
+        if "isRecordable" in fields
+        else False,
     )
 
 
@@ -132,9 +144,13 @@ def load_allowlist(path: Path) -> Allowlist:
         where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark else shown
         raise GeneratorError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)}).") from None
     if root is None:
-        raise GeneratorError(f"{shown}:1:1: the allowlist is empty; it needs 'playwright:' and 'tools:'.")
+        raise GeneratorError(
+            f"{shown}:1:1: the allowlist is empty; it needs 'playwright:' and 'tools:'."
+        )
     if not isinstance(root, yaml.MappingNode):
-        raise GeneratorError(f"{_where(shown, root)}: the top level must be a mapping with 'playwright' and 'tools'.")
+        raise GeneratorError(
+            f"{_where(shown, root)}: the top level must be a mapping with 'playwright' and 'tools'."
+        )
     top: dict[str, yaml.Node] = {}
     for key_node, value_node in root.value:
         key = _scalar(shown, key_node, "a key")
@@ -150,7 +166,9 @@ def load_allowlist(path: Path) -> Allowlist:
     version = _scalar(shown, top["playwright"], "'playwright'")
     tools = top["tools"]
     if not isinstance(tools, yaml.SequenceNode):
-        raise GeneratorError(f"{_where(shown, tools)}: 'tools' must be a list of entries ('- method: page.evaluate').")
+        raise GeneratorError(
+            f"{_where(shown, tools)}: 'tools' must be a list of entries ('- method: page.evaluate')."
+        )
     entries = tuple(_entry(shown, node) for node in tools.value)
     seen: dict[str, str] = {}
     for entry in entries:

@@ -73,7 +73,9 @@ class Binder:
         member = f"{interface.name}#{entry.method}"
         if _EVENT_METHOD.match(entry.method):
             self.diagnostics.error(
-                entry.location, f"{member} registers an event listener and cannot be generated", _HAND_AUTHOR
+                entry.location,
+                f"{member} registers an event listener and cannot be generated",
+                _HAND_AUTHOR,
             )
             return None
         if not all(m.has_parameter_names for m in overloads):
@@ -90,7 +92,9 @@ class Binder:
         result = self.lowerer.lower_result(result_overload.returns)
         if isinstance(result, Unlowerable):
             self.diagnostics.error(
-                entry.location, f"{member}: result type {result.java_type}: {result.reason}", "remove the entry"
+                entry.location,
+                f"{member}: result type {result.java_type}: {result.reason}",
+                "remove the entry",
             )
             return None
         python_name = snake_case(entry.method)
@@ -118,9 +122,15 @@ class Binder:
         names = interface.method_names
         same_but_case = [n for n in names if n.lower() == entry.method.lower()]
         close = same_but_case or difflib.get_close_matches(entry.method, names, n=3, cutoff=0.6)
-        hint = f"did you mean {', '.join(f'{entry.target.prefix}.{n}' for n in close)}?" if close else ""
+        hint = (
+            f"did you mean {', '.join(f'{entry.target.prefix}.{n}' for n in close)}?"
+            if close
+            else ""
+        )
         self.diagnostics.error(
-            entry.location, f"{interface.name} has no method '{entry.method}'", hint or "check the Playwright Java API"
+            entry.location,
+            f"{interface.name} has no method '{entry.method}'",
+            hint or "check the Playwright Java API",
         )
 
     # --- overloads --------------------------------------------------------------------------------
@@ -130,22 +140,30 @@ class Binder:
     ) -> tuple[tuple[ToolParam, ...], tuple[str, ...], JavaMethod] | None:
         kept: list[JavaMethod] = []
         merged: dict[str, _MergedParam] = {}
-        callback_seen = False
+        callbacks: list[str] = []
         for overload in overloads:
             lowered = self._lower_overload(entry, member, overload)
             if lowered is None:
-                callback_seen = callback_seen or self._has_callback(overload)
+                callbacks += self._callbacks(overload)
                 continue
             kept.append(overload)
             for wire_name, node, description, optional_field in lowered:
-                slot = merged.setdefault(wire_name, _MergedParam(wire_name, [], 0, description, optional_field))
+                slot = merged.setdefault(
+                    wire_name, _MergedParam(wire_name, [], 0, description, optional_field)
+                )
                 if node not in slot.types:
                     slot.types.append(node)
                 slot.present_in += 0 if optional_field else 1
                 slot.description = slot.description or description
         if not kept:
-            reason = _HAND_AUTHOR if callback_seen else "no overload has parameters that can cross JSON"
-            self.diagnostics.error(entry.location, f"{member} cannot be generated", reason)
+            if callbacks:
+                message = f"{member} cannot be generated: every overload takes a callback ({callbacks[0]})"
+                self.diagnostics.error(entry.location, message, _HAND_AUTHOR)
+            else:
+                message = (
+                    f"{member} cannot be generated: no overload has parameters that can cross JSON"
+                )
+                self.diagnostics.error(entry.location, message, "remove the entry")
             return None
         params = []
         for slot in merged.values():
@@ -163,11 +181,14 @@ class Binder:
         signatures = tuple(f"{member.split('#')[0]}#{m.signature}" for m in kept)
         return tuple(params), signatures, max(kept, key=lambda m: len(m.params))
 
-    def _has_callback(self, overload: JavaMethod) -> bool:
-        return any(
-            isinstance(lowered, Unlowerable) and lowered.callback
-            for lowered in (self.lowerer.lower(p.type) for p in overload.params)
-        )
+    def _callbacks(self, overload: JavaMethod) -> list[str]:
+        """The callback parameters of an overload, as `Page#route(String, Consumer): Consumer<Route>`."""
+        found = []
+        for param in overload.params:
+            lowered = self.lowerer.lower(param.type)
+            if isinstance(lowered, Unlowerable) and lowered.callback:
+                found.append(f"{overload.signature} takes {param.type}")
+        return found
 
     def _lower_overload(
         self, entry: AllowlistEntry, member: str, overload: JavaMethod
@@ -177,7 +198,10 @@ class Binder:
         where = f"{member.split('#')[0]}#{overload.signature}"
         for param in overload.params:
             assert param.name is not None
-            if param.type.name.endswith("Options") and self.java.struct(param.type.name) is not None:
+            if (
+                param.type.name.endswith("Options")
+                and self.java.struct(param.type.name) is not None
+            ):
                 struct = self.java.struct(param.type.name)
                 assert struct is not None
                 for f in struct.fields:
@@ -192,7 +216,8 @@ class Binder:
             lowered = self.lowerer.lower(param.type)
             if isinstance(lowered, Unlowerable):
                 self.diagnostics.info(
-                    where, f"overload left out: parameter '{param.name}' ({lowered.java_type}): {lowered.reason}"
+                    where,
+                    f"overload left out: parameter '{param.name}' ({lowered.java_type}): {lowered.reason}",
                 )
                 return None
             out.append((param.name, lowered, overload.doc.param(param.name), False))
@@ -214,7 +239,9 @@ class Binder:
             )
             return None
         if [p.name for p in sync.params] != [p.name for p in asynchronous.params]:
-            self.diagnostics.warning(entry.location, f"{cls}.{python_name}: sync and async parameters differ")
+            self.diagnostics.warning(
+                entry.location, f"{cls}.{python_name}: sync and async parameters differ"
+            )
         call: list[CallArgument] = []
         unmatched: list[ToolParam] = []
         for param in params:
@@ -222,7 +249,13 @@ class Binder:
             if py is None:
                 unmatched.append(param)
                 continue
-            self._compare(f"{member}({param.wire_name})", f"{cls}.{python_name}", param, py.has_default, py.annotation)
+            self._compare(
+                f"{member}({param.wire_name})",
+                f"{cls}.{python_name}",
+                param,
+                py.has_default,
+                py.annotation,
+            )
             typed_dict = self._typed_dict(py.annotation)
             call.append(CallArgument(py.name, (param,), python_typed_dict=typed_dict))
         if unmatched:
@@ -256,7 +289,9 @@ class Binder:
         name = annotation.removeprefix("typing.Optional[").removesuffix("]")
         return name if name in self.python.typed_dicts else None
 
-    def _pack(self, sync: PyMethod, unmatched: list[ToolParam], taken: set[str]) -> CallArgument | None:
+    def _pack(
+        self, sync: PyMethod, unmatched: list[ToolParam], taken: set[str]
+    ) -> CallArgument | None:
         wanted = {snake_case(p.wire_name) for p in unmatched}
         for py in sync.params:
             name = self._typed_dict(py.annotation)
@@ -265,11 +300,17 @@ class Binder:
                 continue
             keys = [name for name, _ in typed_dict.fields]
             if set(keys) == wanted:
-                ordered = tuple(sorted(unmatched, key=lambda p: keys.index(snake_case(p.wire_name))))
-                return CallArgument(py.name, ordered, tuple(snake_case(p.wire_name) for p in ordered))
+                ordered = tuple(
+                    sorted(unmatched, key=lambda p: keys.index(snake_case(p.wire_name)))
+                )
+                return CallArgument(
+                    py.name, ordered, tuple(snake_case(p.wire_name) for p in ordered)
+                )
         return None
 
-    def _compare(self, where: str, python: str, param: ToolParam, py_optional: bool, annotation: str) -> None:
+    def _compare(
+        self, where: str, python: str, param: ToolParam, py_optional: bool, annotation: str
+    ) -> None:
         """Report where Java and Python disagree on one parameter (the binding still follows Java)."""
         if param.required is False and not py_optional:
             self.diagnostics.warning(where, f"optional in Java but required by Python {python}")

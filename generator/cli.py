@@ -27,11 +27,25 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m generator",
         description="Generate Playwright tools (Python shims, .tool.yaml, .d.ts) from allowlist.yaml.",
     )
-    p.add_argument("--allowlist", type=Path, default=Path("allowlist.yaml"), help="default: allowlist.yaml")
-    p.add_argument("--out", type=Path, default=Path("generated"), help="output directory; default: generated")
-    p.add_argument("--jar", type=Path, help="Playwright Java JAR to reflect instead of resolving the pinned version")
-    p.add_argument("--templates", type=Path, help="directory of Jinja templates replacing the defaults")
-    p.add_argument("--check", action="store_true", help="change nothing; exit 1 with a diff if the output is stale")
+    p.add_argument(
+        "--allowlist", type=Path, default=Path("allowlist.yaml"), help="default: allowlist.yaml"
+    )
+    p.add_argument(
+        "--out", type=Path, default=Path("generated"), help="output directory; default: generated"
+    )
+    p.add_argument(
+        "--jar",
+        type=Path,
+        help="Playwright Java JAR to reflect instead of resolving the pinned version",
+    )
+    p.add_argument(
+        "--templates", type=Path, help="directory of Jinja templates replacing the defaults"
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 with a diff if the output is stale",
+    )
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
     p.add_argument("--debug", action="store_true", help="show a traceback on failure")
     p.add_argument("-q", "--quiet", action="store_true", help="print errors and the summary only")
@@ -49,7 +63,9 @@ class Generation:
 
 def generate(allowlist: Allowlist, jar: Path | None, templates: Path) -> Generation:
     resolved = resolve_jar(allowlist.playwright_version, jar)
-    interfaces = sorted({e.target.java_class for e in allowlist.entries} | {t.java_class for t in TARGETS.values()})
+    interfaces = sorted(
+        {e.target.java_class for e in allowlist.entries} | {t.java_class for t in TARGETS.values()}
+    )
     java = build_surface(resolved.jar, resolved.sources, interfaces, allowlist.playwright_version)
     python = read_python_surface()
     diagnostics = Diagnostics()
@@ -116,5 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
-        print("interrupted; files already in place are complete, the rest are unchanged.", file=sys.stderr)
+        print(
+            "interrupted; files already in place are complete, the rest are unchanged.",
+            file=sys.stderr,
+        )
         return 130

@@ -7,6 +7,7 @@ Where artifacts are downloaded from is Maven's own configuration; nothing here n
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -57,7 +58,14 @@ def _mvn_get(version: str, classifier: str | None) -> None:
             ExitCode.ENVIRONMENT,
         )
     coordinate = f"{GROUP}:{ARTIFACT}:{version}" + (f":jar:{classifier}" if classifier else "")
-    command = [mvn, "-B", "-q", _DEPENDENCY_PLUGIN, f"-Dartifact={coordinate}", "-Dtransitive=false"]
+    command = [
+        mvn,
+        "-B",
+        "-q",
+        _DEPENDENCY_PLUGIN,
+        f"-Dartifact={coordinate}",
+        "-Dtransitive=false",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-5:])
@@ -81,10 +89,8 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
     if gradle_jar is not None:
         return ResolvedJar(gradle_jar, gradle_sources, "Gradle cache")
     _mvn_get(version, None)
-    try:
-        _mvn_get(version, "sources")
-    except GeneratorError:
-        pass  # javadoc is optional: descriptions fall back to the allowlist's
+    with contextlib.suppress(GeneratorError):
+        _mvn_get(version, "sources")  # javadoc is optional: descriptions fall back to overrides
     if not jar.is_file():
         raise GeneratorError(f"'mvn' reported success but {jar} is missing.", ExitCode.ENVIRONMENT)
     return ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn")

@@ -11,7 +11,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-PRIMITIVES = frozenset({"boolean", "byte", "char", "short", "int", "long", "float", "double", "void"})
+PRIMITIVES = frozenset(
+    {"boolean", "byte", "char", "short", "int", "long", "float", "double", "void"}
+)
 
 
 @dataclass(frozen=True)
@@ -153,12 +155,16 @@ class JavaSurface:
         return JavaSurface(
             version=raw["version"],
             interfaces=tuple(
-                JavaInterface(i["name"], tuple(_method(m) for m in i["methods"])) for i in raw["interfaces"]
+                JavaInterface(i["name"], tuple(_method(m) for m in i["methods"]))
+                for i in raw["interfaces"]
             ),
             structs=tuple(
                 JavaStruct(
                     s["name"],
-                    tuple(JavaField(f["name"], _type(f["type"]), f["required"], f["doc"]) for f in s["fields"]),
+                    tuple(
+                        JavaField(f["name"], _type(f["type"]), f["required"], f["doc"])
+                        for f in s["fields"]
+                    ),
                 )
                 for s in raw["structs"]
             ),

@@ -87,7 +87,9 @@ class JarReflector:
             return JavaType(str(t.getName()))
         if self._implements(t, reflect + "ParameterizedType"):
             raw = self.java_type(t.getRawType())
-            return JavaType(raw.name, args=tuple(self.java_type(a) for a in t.getActualTypeArguments()))
+            return JavaType(
+                raw.name, args=tuple(self.java_type(a) for a in t.getActualTypeArguments())
+            )
         if self._implements(t, reflect + "GenericArrayType"):
             return JavaType("[]", element=self.java_type(t.getGenericComponentType()))
         if self._implements(t, reflect + "WildcardType"):
@@ -112,11 +114,18 @@ class JarReflector:
             if not declaring.startswith(PLAYWRIGHT_PACKAGE):
                 continue  # AutoCloseable.close and Object's methods are not Playwright API
             params = tuple(
-                JavaParam(str(p.getName()) if p.isNamePresent() else None, self.java_type(p.getParameterizedType()))
+                JavaParam(
+                    str(p.getName()) if p.isNamePresent() else None,
+                    self.java_type(p.getParameterizedType()),
+                )
                 for p in m.getParameters()
             )
             methods.append(
-                JavaMethod(name=str(m.getName()), params=params, returns=self.java_type(m.getGenericReturnType()))
+                JavaMethod(
+                    name=str(m.getName()),
+                    params=params,
+                    returns=self.java_type(m.getGenericReturnType()),
+                )
             )
         methods.sort(key=lambda m: (m.name, m.signature))
         return JavaInterface(str(cls.getName()), tuple(methods))
@@ -125,14 +134,20 @@ class JarReflector:
         required: set[str] = set()
         constructors = sorted(cls.getConstructors(), key=lambda c: -int(c.getParameterCount()))
         if constructors:
-            required = {str(p.getName()) for p in constructors[0].getParameters() if p.isNamePresent()}
+            required = {
+                str(p.getName()) for p in constructors[0].getParameters() if p.isNamePresent()
+            }
         fields = []
         for f in cls.getFields():
             if self._modifier.isStatic(f.getModifiers()):
                 continue
             name = str(f.getName())
             is_primitive = bool(f.getType().isPrimitive())
-            fields.append(JavaField(name, self.java_type(f.getGenericType()), name in required or is_primitive))
+            fields.append(
+                JavaField(
+                    name, self.java_type(f.getGenericType()), name in required or is_primitive
+                )
+            )
         fields.sort(key=lambda f: f.name)
         return JavaStruct(str(cls.getName()), tuple(fields))
 

@@ -36,12 +36,16 @@ def _with_field_docs(struct: JavaStruct, docs: dict[MemberKey, str]) -> JavaStru
     return dataclasses.replace(struct, fields=fields)
 
 
-def build_surface(jar: Path, sources_jar: Path | None, interface_names: list[str], version: str) -> JavaSurface:
+def build_surface(
+    jar: Path, sources_jar: Path | None, interface_names: list[str], version: str
+) -> JavaSurface:
     interfaces, structs, enums, opaque = reflect_jar(jar, interface_names)
     if sources_jar is not None:
         classes = {i.name for i in interfaces} | {s.name for s in structs}
         by_file = read_sources(sources_jar, classes)
-        interfaces = [_with_method_docs(i, by_file.get(i.name.split("$")[0], {})) for i in interfaces]
+        interfaces = [
+            _with_method_docs(i, by_file.get(i.name.split("$")[0], {})) for i in interfaces
+        ]
         structs = [_with_field_docs(s, by_file.get(s.name.split("$")[0], {})) for s in structs]
     return JavaSurface(
         version=version,

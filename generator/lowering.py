@@ -24,13 +24,24 @@ from generator.type_tree import (
 _SCALARS: dict[str, Scalar] = {
     **dict.fromkeys(["java.lang.String", "char", "java.lang.Character"], Scalar("string")),
     **dict.fromkeys(
-        ["int", "long", "short", "byte", "java.lang.Integer", "java.lang.Long", "java.lang.Short", "java.lang.Byte"],
+        [
+            "int",
+            "long",
+            "short",
+            "byte",
+            "java.lang.Integer",
+            "java.lang.Long",
+            "java.lang.Short",
+            "java.lang.Byte",
+        ],
         Scalar("integer"),
     ),
     **dict.fromkeys(["double", "float", "java.lang.Double", "java.lang.Float"], Scalar("number")),
     **dict.fromkeys(["boolean", "java.lang.Boolean"], Scalar("boolean")),
 }
-_LISTS = frozenset({"java.util.List", "java.util.Collection", "java.util.Set", "java.lang.Iterable"})
+_LISTS = frozenset(
+    {"java.util.List", "java.util.Collection", "java.util.Set", "java.lang.Iterable"}
+)
 CALLBACK_TYPES = frozenset(
     {
         "java.lang.Runnable",
@@ -69,7 +80,11 @@ def literal_sets(annotation: str) -> list[tuple[str, ...]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
             elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            values = tuple(e.value for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str))
+            values = tuple(
+                e.value
+                for e in elements
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            )
             if values:
                 found.append(values)
     return found
@@ -82,7 +97,9 @@ def enum_wire_values(python: PythonSurface) -> dict[frozenset[str], dict[str, st
     its constants (`CONTROLORMETA` ~ `"ControlOrMeta"`, `NO_PREFERENCE` ~ `"no-preference"`), so wire
     values always come from Python and never from re-casing Java names.
     """
-    annotations = [p.annotation for c in python.sync_classes.values() for m in c.values() for p in m.params]
+    annotations = [
+        p.annotation for c in python.sync_classes.values() for m in c.values() for p in m.params
+    ]
     annotations += [a for td in python.typed_dicts.values() for _, a in td.fields]
     index: dict[frozenset[str], dict[str, str]] = {}
     for annotation in sorted(set(annotations)):
@@ -95,7 +112,9 @@ def enum_wire_values(python: PythonSurface) -> dict[frozenset[str], dict[str, st
 class Lowerer:
     """Lowers JavaTypes against one JavaSurface and the Python API's enum wire values."""
 
-    def __init__(self, surface: JavaSurface, wire_values: dict[frozenset[str], dict[str, str]]) -> None:
+    def __init__(
+        self, surface: JavaSurface, wire_values: dict[frozenset[str], dict[str, str]]
+    ) -> None:
         self._surface = surface
         self._wire = wire_values
 
@@ -116,11 +135,15 @@ class Lowerer:
             return item if isinstance(item, Unlowerable) else ListOf(item)
         if t.name == "java.util.Map" and len(t.args) == 2:
             if t.args[0].name != "java.lang.String":
-                return Unlowerable(t.qualified, "JSON object keys are strings; this Map's keys are not")
+                return Unlowerable(
+                    t.qualified, "JSON object keys are strings; this Map's keys are not"
+                )
             value = self.lower(t.args[1])
             return value if isinstance(value, Unlowerable) else MapOf(value)
         if t.name in CALLBACK_TYPES:
-            return Unlowerable(t.qualified, "a callback cannot cross a tool boundary", callback=True)
+            return Unlowerable(
+                t.qualified, "a callback cannot cross a tool boundary", callback=True
+            )
         enum = self._surface.enum(t.name)
         if enum is not None:
             return self._enum(enum.name, enum.constants)
@@ -134,7 +157,9 @@ class Lowerer:
     def _enum(self, name: str, constants: tuple[str, ...]) -> TypeNode | Unlowerable:
         wire = self._wire.get(frozenset(_normal(c) for c in constants))
         if wire is None:
-            return Unlowerable(name, "no Python Literal has the same values, so its wire strings are unknown")
+            return Unlowerable(
+                name, "no Python Literal has the same values, so its wire strings are unknown"
+            )
         return EnumOf(_simple(name), tuple(wire[_normal(c)] for c in constants))
 
     def lower_struct(self, name: str) -> ObjectOf | Unlowerable:
@@ -145,7 +170,9 @@ class Lowerer:
         for f in struct.fields:
             lowered = self.lower(f.type)
             if isinstance(lowered, Unlowerable):
-                return Unlowerable(f"{name}.{f.name}", f"field type {f.type}: {lowered.reason}", lowered.callback)
+                return Unlowerable(
+                    f"{name}.{f.name}", f"field type {f.type}: {lowered.reason}", lowered.callback
+                )
             fields.append(Field(f.name, lowered, f.required, f.doc))
         return ObjectOf(_simple(name), tuple(fields))
 
@@ -158,7 +185,10 @@ class Lowerer:
         lowered = self.lower(t)
         if isinstance(lowered, Unlowerable):
             if t.name in self._surface.opaque:
-                return Null(), f"The Java method returns a live {_simple(t.name)}; the tool returns nothing."
+                return (
+                    Null(),
+                    f"The Java method returns a live {_simple(t.name)}; the tool returns nothing.",
+                )
             return lowered
         return lowered, ""
 

@@ -15,10 +15,12 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 # Reserved words of TypeScript that cannot name a binding or parameter.
 _TS_RESERVED = frozenset(
-    """break case catch class const continue debugger default delete do else enum export
-    extends false finally for function if import in instanceof new null return super switch
-    this throw true try typeof var void while with implements interface let package private
-    protected public static yield await any boolean number string symbol type of""".split()
+    """
+    break case catch class const continue debugger default delete do else enum export extends
+    false finally for function if import in instanceof new null return super switch this throw
+    true try typeof var void while with implements interface let package private protected
+    public static yield await any boolean number string symbol type of
+    """.split()  # noqa: SIM905
 )
 
 
@@ -33,7 +35,11 @@ def is_identifier(text: str) -> bool:
 
 def python_identifier(wire_name: str) -> str:
     """A Python attribute name for `wire_name`: keywords and builtins get a trailing underscore."""
-    if keyword.iskeyword(wire_name) or keyword.issoftkeyword(wire_name) or hasattr(builtins, wire_name):
+    if (
+        keyword.iskeyword(wire_name)
+        or keyword.issoftkeyword(wire_name)
+        or hasattr(builtins, wire_name)
+    ):
         return wire_name + "_"
     return wire_name
 

@@ -36,12 +36,17 @@ def _previous(out: Path) -> set[str]:
     ledger = out / LEDGER
     if not ledger.is_file():
         return set()
-    return {line for line in ledger.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")}
+    return {
+        line
+        for line in ledger.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    }
 
 
 def _ledger_text(paths: list[str]) -> str:
-    return "# Files written by `python -m generator`; it removes only files listed here.\n" + "".join(
-        f"{p}\n" for p in sorted(paths)
+    return (
+        "# Files written by `python -m generator`; it removes only files listed here.\n"
+        + "".join(f"{p}\n" for p in sorted(paths))
     )
 
 
@@ -97,7 +102,7 @@ def apply(out: Path, the_plan: Plan) -> None:
 
 
 def diff(out: Path, the_plan: Plan) -> str:
-    chunks = []
+    chunks: list[str] = []
     for rel, text in sorted(the_plan.writes.items()):
         target = out / rel
         old = target.read_text(encoding="utf-8") if target.is_file() else ""

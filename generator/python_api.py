@@ -91,7 +91,9 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
             continue
         methods: dict[str, PyMethod] = {}
         for item in node.body:
-            if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) or item.name.startswith("_"):
+            if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) or item.name.startswith(
+                "_"
+            ):
                 continue
             decorators = {ast.unparse(d) for d in item.decorator_list}
             if any(d.endswith(".setter") for d in decorators):
@@ -100,11 +102,17 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
             positional = item.args.posonlyargs + item.args.args
             first_default = len(positional) - len(item.args.defaults)
             for index, arg in enumerate(positional[1:], start=1):
-                params.append(PyParam(arg.arg, source.segment(arg.annotation), index >= first_default, False))
+                params.append(
+                    PyParam(arg.arg, source.segment(arg.annotation), index >= first_default, False)
+                )
             for arg, default in zip(item.args.kwonlyargs, item.args.kw_defaults, strict=True):
-                params.append(PyParam(arg.arg, source.segment(arg.annotation), default is not None, True))
+                params.append(
+                    PyParam(arg.arg, source.segment(arg.annotation), default is not None, True)
+                )
             returns = source.segment(item.returns)
-            methods[item.name] = PyMethod(item.name, tuple(params), returns, "property" in decorators)
+            methods[item.name] = PyMethod(
+                item.name, tuple(params), returns, "property" in decorators
+            )
         classes[node.name] = methods
     return classes
 

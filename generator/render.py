@@ -9,13 +9,15 @@ from typing import Any
 import black
 import jinja2
 import yaml
+from black.mode import Mode, TargetVersion
+from black.parsing import InvalidInput
 
 from generator import views
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import Tool
 from generator.writers import python as python_writer
 
-_BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=100)
+_BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 
 
@@ -53,7 +55,9 @@ def yaml_scalar(value: Any) -> str:
 def yaml_block(value: Any, indent: int) -> str:
     """A YAML mapping or list, indented by `indent` spaces, to stand under `key:`."""
     pad = " " * indent
-    return "\n".join(pad + line if line else line for line in _dump(value).rstrip("\n").splitlines())
+    return "\n".join(
+        pad + line if line else line for line in _dump(value).rstrip("\n").splitlines()
+    )
 
 
 def environment(template_dir: Path) -> jinja2.Environment:
@@ -74,7 +78,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
 def format_python(path: str, text: str) -> str:
     try:
         return black.format_str(text, mode=_BLACK_MODE)
-    except black.InvalidInput as exc:
+    except InvalidInput as exc:
         raise GeneratorError(
             f"{path}: the rendered Python does not parse ({exc}). If you use custom templates, check them; "
             "otherwise this is a generator bug, please report it.",
@@ -106,25 +110,32 @@ class Renderer:
                 ExitCode.USER_INPUT,
             ) from None
 
-    def render_all(self, tools: list[Tool], java_version: str, python_version: str) -> dict[str, str]:
+    def render_all(
+        self, tools: list[Tool], java_version: str, python_version: str
+    ) -> dict[str, str]:
         files: dict[str, str] = {}
         shims = [views.shim_view(t) for t in tools]
         python_files = {
             f"{PYTHON_ROOT}/__init__.py": self._render("package_init.py.j2"),
             f"{PYTHON_ROOT}/_types.py": self._render(
-                "types.py.j2", typed_dicts=[views.typed_dict_view(o) for o in views.object_types(tools)]
+                "types.py.j2",
+                typed_dicts=[views.typed_dict_view(o) for o in views.object_types(tools)],
             ),
             f"{PYTHON_ROOT}/_validate.py": self._render("validate.py.j2"),
             f"{PYTHON_ROOT}/registry.py": self._render("registry.py.j2", shims=shims),
             f"{PYTHON_ROOT}/tools/__init__.py": self._render("tools_init.py.j2"),
         }
         for shim in shims:
-            python_files[f"{PYTHON_ROOT}/tools/{shim.module}.py"] = self._render("shim.py.j2", shim=shim)
+            python_files[f"{PYTHON_ROOT}/tools/{shim.module}.py"] = self._render(
+                "shim.py.j2", shim=shim
+            )
         for path, text in python_files.items():
             files[path] = format_python(path, text)
         files[f"{PYTHON_ROOT}/py.typed"] = ""
         for tool in tools:
-            files[f"tools/{tool.name}.tool.yaml"] = self._render("tool.yaml.j2", d=views.descriptor(tool))
+            files[f"tools/{tool.name}.tool.yaml"] = self._render(
+                "tool.yaml.j2", d=views.descriptor(tool)
+            )
         files["toolsets/web_framework.toolset.yaml"] = self._render(
             "toolset.yaml.j2",
             tool_names=[t.name.value for t in tools],

@@ -28,13 +28,12 @@ def object_types(tools: list[Tool]) -> list[ObjectOf]:
     for tool in tools:
         for node in (tool.result, *(p.type for p in tool.params)):
             for inner in walk(node):
-                if isinstance(inner, ObjectOf):
-                    if found.setdefault(inner.name, inner) != inner:
-                        raise GeneratorError(
-                            f"two different option classes are both named {inner.name}; "
-                            "this needs a naming rule, please report it",
-                            ExitCode.USER_INPUT,
-                        )
+                if isinstance(inner, ObjectOf) and found.setdefault(inner.name, inner) != inner:
+                    raise GeneratorError(
+                        f"two different option classes are both named {inner.name}; "
+                        "this needs a naming rule, please report it",
+                        ExitCode.USER_INPUT,
+                    )
     return [found[name] for name in sorted(found)]
 
 
@@ -121,7 +120,9 @@ def shim_view(tool: Tool) -> ShimView:
         typing_names.add("Literal")
     # JsonValue always: every shim's from_args reads a JSON mapping.
     type_names = {"JsonValue"} | {n.name for n in nodes if isinstance(n, ObjectOf)}
-    call = f"{tool.target.receiver}.{tool.python_method}({', '.join(_argument(a) for a in tool.call)})"
+    call = (
+        f"{tool.target.receiver}.{tool.python_method}({', '.join(_argument(a) for a in tool.call)})"
+    )
     if isinstance(tool.result, Base64Bytes):
         result_expression = 'base64.b64encode(result).decode("ascii")'
     else:
@@ -138,11 +139,15 @@ def shim_view(tool: Tool) -> ShimView:
         parameters=python.literal(json_schema.parameters_schema(_fields(tool))),
         call=call,
         result_annotation=python.annotation(tool.result),
-        result_local_annotation="bytes" if isinstance(tool.result, Base64Bytes) else python.annotation(tool.result),
+        result_local_annotation="bytes"
+        if isinstance(tool.result, Base64Bytes)
+        else python.annotation(tool.result),
         result_expression=result_expression,
         result_is_null=isinstance(tool.result, Null),
         needs_base64=isinstance(tool.result, Base64Bytes),
-        needs_playwright_structures=any(a.python_typed_dict and not a.packed_keys for a in tool.call),
+        needs_playwright_structures=any(
+            a.python_typed_dict and not a.packed_keys for a in tool.call
+        ),
         imports_typing=tuple(sorted(typing_names)),
         imports_types=tuple(sorted(type_names)),
     )
@@ -167,7 +172,9 @@ def typed_dict_view(node: ObjectOf) -> TypedDictView:
             annotation = f"NotRequired[{annotation}]"
         key = python.string_literal(f.wire_name) if functional else f.wire_name
         fields.append((key, annotation, python.docstring(f.description) if f.description else ""))
-    return TypedDictView(node.name, python.docstring(f"The `{node.name}` option object."), functional, tuple(fields))
+    return TypedDictView(
+        node.name, python.docstring(f"The `{node.name}` option object."), functional, tuple(fields)
+    )
 
 
 # --- TypeScript ---------------------------------------------------------------------------------

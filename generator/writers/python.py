@@ -77,4 +77,6 @@ def literal(value: Any) -> str:
 
 def typed_dict_is_functional(node: ObjectOf) -> bool:
     """Whether the class syntax cannot spell the keys (a key that is a keyword or not an identifier)."""
-    return any(keyword.iskeyword(f.wire_name) or not f.wire_name.isidentifier() for f in node.fields)
+    return any(
+        keyword.iskeyword(f.wire_name) or not f.wire_name.isidentifier() for f in node.fields
+    )

@@ -1,0 +1,137 @@
+"""Shared fixtures: the real Playwright JAR and surfaces, generation into temp dirs, a page server."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from generator.allowlist import load_allowlist
+from generator.cli import main as run_generator
+from generator.jar_resolver import ResolvedJar, resolve_jar
+from generator.java_model import JavaSurface
+from generator.java_surface import build_surface
+from generator.python_api import PythonSurface, read_python_surface
+from generator.targets import TARGETS
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def pinned_version() -> str:
+    return load_allowlist(REPO / "allowlist.yaml").playwright_version
+
+
+@pytest.fixture(scope="session")
+def real_jar(pinned_version: str) -> ResolvedJar:
+    return resolve_jar(pinned_version, None)
+
+
+@pytest.fixture(scope="session")
+def java_surface(real_jar: ResolvedJar, pinned_version: str) -> JavaSurface:
+    interfaces = sorted(t.java_class for t in TARGETS.values())
+    return build_surface(real_jar.jar, real_jar.sources, interfaces, pinned_version)
+
+
+@pytest.fixture(scope="session")
+def python_surface() -> PythonSurface:
+    return read_python_surface()
+
+
+def generate(out: Path, allowlist: Path | None = None, *extra: str) -> int:
+    """Run the generator in-process (the JVM is shared by the test session)."""
+    args = [
+        "--allowlist",
+        str(allowlist or REPO / "allowlist.yaml"),
+        "--out",
+        str(out),
+        "-q",
+        *extra,
+    ]
+    return run_generator(args)
+
+
+@pytest.fixture(scope="session")
+def generated_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh generation of the repository's allowlist, made once per session."""
+    out = tmp_path_factory.mktemp("generated")
+    assert generate(out) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def generated_package(generated_tree: Path) -> Iterator[Path]:
+    """Make the freshly generated `playwright_tools` importable."""
+    path = str(generated_tree / "python")
+    sys.path.insert(0, path)
+    for name in [m for m in sys.modules if m.startswith("playwright_tools")]:
+        del sys.modules[name]
+    yield generated_tree / "python"
+    sys.path.remove(path)
+
+
+@dataclass
+class PageServer:
+    """An HTTP server on 127.0.0.1 that serves `pages` and records the headers of every request."""
+
+    pages: dict[str, str] = field(default_factory=dict)
+    requests: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    origin: str = ""
+
+    def url(self, path: str) -> str:
+        return self.origin + path
+
+    def headers_for(self, path: str) -> list[dict[str, str]]:
+        return [headers for p, headers in self.requests if p == path]
+
+
+@pytest.fixture(scope="session")
+def page_server() -> Iterator[PageServer]:
+    state = PageServer()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            state.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
+            body = state.pages.get(self.path.split("?")[0], "ok").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state.origin = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    server.shutdown()
+
+
+def require_tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(f"'{name}' is not installed; .ci/run installs it")
+    return path
+
+
+def run_checked(command: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)

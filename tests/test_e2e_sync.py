@@ -1,0 +1,126 @@
+"""Every generated tool, dispatched by name through the registry (sync API), in headless Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM, CHROMIUM_ARGS, PageServer
+from e2e_cases import AFTER_PAGE, CASES, START_PAGE, Case
+from playwright.sync_api import Browser, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def registry(generated_package: Path) -> Any:
+    import playwright_tools
+
+    return playwright_tools
+
+
+def test_every_tool_has_a_case(registry: Any) -> None:
+    covered = {tool for case in CASES for tool, _ in case.steps}
+    assert set(registry.TOOLS) - covered == set(), (
+        "add a row to tests/e2e_cases.py for each new tool"
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_tool_in_browser(
+    case: Case, browser: Browser, page_server: PageServer, registry: Any
+) -> None:
+    page_server.pages.update({"/start": START_PAGE, "/after": AFTER_PAGE})
+    context = browser.new_context(permissions=["geolocation"])
+    try:
+        page = context.new_page()
+        page.goto(page_server.url("/start"))
+        result: object = None
+        for tool, args in case.steps:
+            result = registry.dispatch(tool, args, page)
+        assert result == case.returns
+        if case.navigate:
+            before = len(page_server.headers_for("/after"))
+            page.goto(page_server.url("/after"))
+            seen = page_server.headers_for("/after")[before:]
+            if case.header:
+                name, value = case.header
+                assert seen and seen[-1].get(name) == value, seen
+        if case.observe:
+            assert page.evaluate(case.observe) == case.expected
+    finally:
+        context.close()
+
+
+def test_headers_are_absent_without_the_tool(browser: Browser, page_server: PageServer) -> None:
+    """The header case above is not vacuous: a plain navigation does not carry the header."""
+    page_server.pages["/after"] = AFTER_PAGE
+    context = browser.new_context()
+    try:
+        before = len(page_server.headers_for("/after"))
+        context.new_page().goto(page_server.url("/after"))
+        assert "x-tool-test" not in page_server.headers_for("/after")[before:][-1]
+    finally:
+        context.close()
+
+
+BAD_CALLS = [
+    ("no_such_tool", {}, "unknown_tool", ""),
+    ("web_setExtraHTTPHeaders", {}, "missing_argument", "headers"),
+    ("web_setExtraHTTPHeaders", {"headers": {"a": "1"}, "extra": 1}, "unknown_argument", "extra"),
+    ("web_setExtraHTTPHeaders", {"headers": {"a": 1}}, "invalid_argument", "headers.a"),
+    ("web_setExtraHTTPHeaders", {"headers": ["a"]}, "invalid_argument", "headers"),
+    ("web_setViewportSize", {"width": "640", "height": 480}, "invalid_argument", "width"),
+    ("web_setViewportSize", {"width": 640.5, "height": 480}, "invalid_argument", "width"),
+    ("web_setViewportSize", {"width": True, "height": 480}, "invalid_argument", "width"),
+    (
+        "web_context_setGeolocation",
+        {"geolocation": {"latitude": 1}},
+        "missing_argument",
+        "geolocation.longitude",
+    ),
+    (
+        "web_context_setGeolocation",
+        {"geolocation": {"latitude": 1, "longitude": 2, "altitude": 3}},
+        "unknown_argument",
+        "geolocation.altitude",
+    ),
+    ("web_context_setOffline", {"offline": "yes"}, "invalid_argument", "offline"),
+    ("web_evaluate", "6 * 7", "invalid_argument", ""),
+]
+
+
+@pytest.mark.parametrize(("tool", "args", "code", "path"), BAD_CALLS)
+def test_bad_arguments_are_rejected_before_the_browser(
+    tool: str, args: object, code: str, path: str, registry: Any
+) -> None:
+    # page=None: if validation did not come first, the shim would fail on None instead.
+    with pytest.raises(registry.ToolError) as raised:
+        registry.dispatch(tool, args, None)
+    assert (raised.value.code, raised.value.path) == (code, path)
+    assert raised.value.to_json()["tool"] == tool
+
+
+def test_playwright_error_is_a_tool_error(browser: Browser, registry: Any) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        with pytest.raises(registry.ToolError) as raised:
+            registry.dispatch(
+                "web_evaluate", {"expression": "() => { throw new Error('boom 17') }"}, page
+            )
+        assert raised.value.code == "playwright_error"
+        assert "boom 17" in str(raised.value)
+        assert (
+            registry.dispatch("web_evaluate", {"expression": "1 + 1"}, page) == 2
+        )  # session survives
+    finally:
+        context.close()
