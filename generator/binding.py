@@ -104,7 +104,7 @@ class Binder:
         documented = max(overloads, key=lambda m: (bool(m.doc.text), len(m.params)))
         return Tool(
             name=ToolName(entry.name or entry.target.tool_prefix + entry.method),
-            description=entry.description if entry.description is not None else documented.doc.text,
+            description=self._description(entry, documented),
             surface_to_llm=entry.surface_to_llm,
             is_recordable=entry.is_recordable,
             target=entry.target,
@@ -117,6 +117,14 @@ class Binder:
             result_note=result[1],
             source=entry.location,
         )
+
+    @staticmethod
+    def _description(entry: AllowlistEntry, documented: JavaMethod) -> str:
+        """The override, else the javadoc; a method with neither still says what it calls."""
+        if entry.description is not None:
+            return entry.description
+        fallback = f"Calls Playwright's `{entry.target.java_interface}.{entry.method}()`."
+        return documented.doc.text or fallback
 
     def _unknown_method(self, entry: AllowlistEntry, interface: JavaInterface) -> None:
         names = interface.method_names

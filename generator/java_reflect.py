@@ -131,23 +131,19 @@ class JarReflector:
         return JavaInterface(str(cls.getName()), tuple(methods))
 
     def struct(self, cls: Any) -> JavaStruct:
-        required: set[str] = set()
-        constructors = sorted(cls.getConstructors(), key=lambda c: -int(c.getParameterCount()))
-        if constructors:
-            required = {
-                str(p.getName()) for p in constructors[0].getParameters() if p.isNamePresent()
-            }
+        # A field is required when no public constructor lets a caller leave it out. Without
+        # parameter names the constructors cannot say, and primitives (which cannot be null) are.
+        constructors = list(cls.getConstructors())
+        named = all(p.isNamePresent() for c in constructors for p in c.getParameters())
+        taken = [{str(p.getName()) for p in c.getParameters()} for c in constructors]
+        in_every_constructor = set.intersection(*taken) if taken and named else set()
         fields = []
         for f in cls.getFields():
             if self._modifier.isStatic(f.getModifiers()):
                 continue
             name = str(f.getName())
-            is_primitive = bool(f.getType().isPrimitive())
-            fields.append(
-                JavaField(
-                    name, self.java_type(f.getGenericType()), name in required or is_primitive
-                )
-            )
+            required = name in in_every_constructor if named else bool(f.getType().isPrimitive())
+            fields.append(JavaField(name, self.java_type(f.getGenericType()), required))
         fields.sort(key=lambda f: f.name)
         return JavaStruct(str(cls.getName()), tuple(fields))
 
@@ -194,7 +190,9 @@ def reflect_jar(
             for method in interface.methods:
                 for t in (method.returns, *(p.type for p in method.params)):
                     queue += _referenced(t)
-        seen = set(interface_names)
+        # Reflected interfaces are not pre-seen: one returned by another (Page.opener()) is a live
+        # object there and must be listed as opaque.
+        seen: set[str] = set()
         while queue:
             name = queue.pop()
             if name in seen or not name.startswith(PLAYWRIGHT_PACKAGE):

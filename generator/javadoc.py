@@ -61,6 +61,7 @@ def scan_source(source: str, top: str) -> dict[MemberKey, str]:
     """Map each documented member of one Java file to its raw comment body."""
     found: dict[MemberKey, str] = {}
     stack: list[str] = []  # class names of open class bodies; "" for other braces
+    parens = 0  # braces inside parentheses (`@SuppressWarnings({"a"})`) are not bodies
     pending_doc: str | None = None
     pending_decl = ""
     i, n = 0, len(source)
@@ -85,7 +86,12 @@ def scan_source(source: str, top: str) -> dict[MemberKey, str]:
             pending_decl += " "
             i = j + 1
             continue
-        if ch in "{;":
+        if ch in "()":
+            parens = max(0, parens + (1 if ch == "(" else -1))
+            pending_decl += ch
+        elif parens and ch in "{};":
+            pending_decl += ch
+        elif ch in "{;":
             owner = ".".join(s for s in stack if s) or top
             decl_class = _CLASS_DECL.search(pending_decl)
             if pending_doc is not None and not decl_class:

@@ -117,6 +117,7 @@ class Lowerer:
     ) -> None:
         self._surface = surface
         self._wire = wire_values
+        self._in_progress: set[str] = set()
 
     def lower(self, t: JavaType) -> TypeNode | Unlowerable:
         if t.element is not None:
@@ -166,15 +167,20 @@ class Lowerer:
         struct = self._surface.struct(name)
         if struct is None:
             return Unlowerable(name, "not a reflected class")
-        fields = []
-        for f in struct.fields:
-            lowered = self.lower(f.type)
-            if isinstance(lowered, Unlowerable):
-                return Unlowerable(
-                    f"{name}.{f.name}", f"field type {f.type}: {lowered.reason}", lowered.callback
-                )
-            fields.append(Field(f.name, lowered, f.required, f.doc))
-        return ObjectOf(_simple(name), tuple(fields))
+        if name in self._in_progress:
+            return Unlowerable(name, "a recursive type has no finite JSON form here")
+        self._in_progress.add(name)
+        try:
+            fields = []
+            for f in struct.fields:
+                lowered = self.lower(f.type)
+                if isinstance(lowered, Unlowerable):
+                    reason = f"field type {f.type}: {lowered.reason}"
+                    return Unlowerable(f"{name}.{f.name}", reason, lowered.callback)
+                fields.append(Field(f.name, lowered, f.required, f.doc))
+            return ObjectOf(_simple(name), tuple(fields))
+        finally:
+            self._in_progress.discard(name)
 
     def lower_result(self, t: JavaType) -> tuple[TypeNode, str] | Unlowerable:
         """A method's result as JSON plus a note saying what was left out, if anything."""

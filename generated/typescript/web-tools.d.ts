@@ -46,6 +46,9 @@ export interface WebTools {
     };
     result: null;
   };
+  /**
+   * Calls Playwright's `BrowserContext.setOffline()`.
+   */
   web_context_setOffline: {
     args: {
       /**
@@ -126,6 +129,9 @@ export interface WebToolFunctions {
    * Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable.
    */
   web_context_setGeolocation(args: WebTools["web_context_setGeolocation"]["args"]): Promise<WebTools["web_context_setGeolocation"]["result"]>;
+  /**
+   * Calls Playwright's `BrowserContext.setOffline()`.
+   */
   web_context_setOffline(args: WebTools["web_context_setOffline"]["args"]): Promise<WebTools["web_context_setOffline"]["result"]>;
   /**
    * Returns the value of the `expression` invocation.

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebContextSetOffline:
-    """web_context_setOffline"""
+    """Calls Playwright's `BrowserContext.setOffline()`."""
 
     tool_name: ClassVar[str] = "web_context_setOffline"
     parameters: ClassVar[dict[str, JsonValue]] = {
