@@ -30,6 +30,7 @@ class ResolvedJar:
 
 
 def _maven_repository() -> Path:
+    """Where the JAR is looked for and mvn puts it: `MAVEN_REPO_LOCAL`, else ~/.m2/repository."""
     override = os.environ.get("MAVEN_REPO_LOCAL")
     return Path(override) if override else Path.home() / ".m2" / "repository"
 
@@ -65,13 +66,16 @@ def _mvn_get(version: str, classifier: str | None) -> None:
         _DEPENDENCY_PLUGIN,
         f"-Dartifact={coordinate}",
         "-Dtransitive=false",
+        # Fetch into the repository this module reads, whatever localRepository settings.xml names.
+        f"-Dmaven.repo.local={_maven_repository()}",
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-5:])
         raise GeneratorError(
-            f"'mvn' could not fetch {coordinate} (exit {done.returncode}). Check that the version exists and "
-            f"that Maven can reach its repository (try 'mvn -o' settings or --jar PATH). Maven said:\n{tail}",
+            f"'mvn' could not fetch {coordinate} (exit {done.returncode}). Check that this Playwright "
+            "version exists and that Maven can reach its repositories (see your Maven settings.xml), "
+            f"or pass the JAR with --jar PATH. Maven said:\n{tail}",
             ExitCode.ENVIRONMENT,
         )
 

@@ -1,0 +1,85 @@
+"""JAR resolution order: --jar, the local Maven repository, the Gradle cache, then mvn."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.diagnostics import GeneratorError
+from generator.jar_resolver import ResolvedJar, resolve_jar
+
+
+@pytest.fixture
+def empty_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    maven, gradle = tmp_path / "m2", tmp_path / "gradle"
+    monkeypatch.setenv("MAVEN_REPO_LOCAL", str(maven))
+    monkeypatch.setenv("GRADLE_USER_HOME", str(gradle))
+    return maven, gradle
+
+
+def test_explicit_jar_wins_and_finds_sibling_sources(real_jar: ResolvedJar, tmp_path: Path) -> None:
+    jar = tmp_path / "playwright-x.jar"
+    shutil.copy(real_jar.jar, jar)
+    assert resolve_jar("1.62.0", jar) == ResolvedJar(jar, None, "--jar")
+    assert real_jar.sources is not None
+    shutil.copy(real_jar.sources, tmp_path / "playwright-x-sources.jar")
+    assert resolve_jar("1.62.0", jar).sources == tmp_path / "playwright-x-sources.jar"
+
+
+def test_local_maven_repository(real_jar: ResolvedJar, empty_homes: tuple[Path, Path]) -> None:
+    maven, _ = empty_homes
+    folder = maven / "com/microsoft/playwright/playwright/9.9.9"
+    folder.mkdir(parents=True)
+    shutil.copy(real_jar.jar, folder / "playwright-9.9.9.jar")
+    found = resolve_jar("9.9.9", None)
+    assert (found.jar, found.sources, found.origin) == (
+        folder / "playwright-9.9.9.jar",
+        None,
+        "local Maven repository",
+    )
+
+
+def test_gradle_cache(real_jar: ResolvedJar, empty_homes: tuple[Path, Path]) -> None:
+    _, gradle = empty_homes
+    folder = gradle / "caches/modules-2/files-2.1/com.microsoft.playwright/playwright/9.9.9"
+    (folder / "aaaa").mkdir(parents=True)
+    (folder / "bbbb").mkdir(parents=True)
+    shutil.copy(real_jar.jar, folder / "aaaa/playwright-9.9.9.jar")
+    assert real_jar.sources is not None
+    shutil.copy(real_jar.sources, folder / "bbbb/playwright-9.9.9-sources.jar")
+    found = resolve_jar("9.9.9", None)
+    assert found == ResolvedJar(
+        folder / "aaaa/playwright-9.9.9.jar",
+        folder / "bbbb/playwright-9.9.9-sources.jar",
+        "Gradle cache",
+    )
+
+
+def test_mvn_fetches_the_pinned_version_without_dependencies(
+    pinned_version: str, real_jar: ResolvedJar, empty_homes: tuple[Path, Path]
+) -> None:
+    maven, _ = empty_homes
+    found = resolve_jar(pinned_version, None)
+    assert found.origin == "fetched by mvn"
+    assert found.jar.read_bytes() == real_jar.jar.read_bytes()
+    assert found.sources is not None and found.sources.is_file()
+    # No transitive dependencies: the driver bundle (hundreds of MB) is not downloaded.
+    assert not (maven / "com/microsoft/playwright/driver-bundle").exists()
+
+
+def test_mvn_reports_a_version_that_does_not_exist(empty_homes: tuple[Path, Path]) -> None:
+    with pytest.raises(GeneratorError) as raised:
+        resolve_jar("0.0.0-does-not-exist", None)
+    assert "could not fetch com.microsoft.playwright:playwright:0.0.0-does-not-exist" in str(
+        raised.value
+    )
+    assert raised.value.exit_code == 3
+
+
+def test_mvn_missing(empty_homes: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(GeneratorError) as raised:
+        resolve_jar("1.62.0", None)
+    assert "'mvn' is not on PATH" in str(raised.value)
