@@ -1,36 +1,33 @@
-"""Binds allowlist entries to the Java and Python surfaces and produces Tools plus diagnostics.
+"""Binds allowlist entries to the Java and Python surfaces, producing Tools plus diagnostics.
 
-For each entry: find the Java overloads, refuse callbacks and events, merge overloads (flattening
-`*Options` fields into optional parameters, dropping overloads whose types cannot cross JSON), lower
-the types, then find the Python counterpart and decide how each parameter reaches it.
+For each entry: find the Java overloads, refuse events and callbacks, merge the overloads
+(`overloads`), lower the result, then bind the Python counterpart (`python_binding`).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 
 from generator.allowlist import Allowlist, AllowlistEntry
 from generator.diagnostics import Diagnostics
-from generator.ir import CallArgument, Tool, ToolParam
+from generator.ir import Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
-from generator.lowering import Lowerer, Unlowerable, enum_wire_values, literal_sets
+from generator.lowering import Lowerer, Unlowerable, enum_wire_values
 from generator.names import ToolName, snake_case
-from generator.python_api import PyMethod, PythonSurface
-from generator.type_tree import EnumOf, TypeNode
+from generator.overloads import OverloadMerger
+from generator.python_api import PythonSurface
+from generator.python_binding import PythonBinder
+from generator.type_tree import Scalar
 
-_EVENT_METHOD = re.compile(r"^(on|off|once)[A-Z]")
-_HAND_AUTHOR = "hand-author this tool; callbacks and events cannot cross a tool boundary"
-
-
-@dataclass
-class _MergedParam:
-    wire_name: str
-    types: list[TypeNode]
-    present_in: int
-    description: str
-    optional_field: bool
+EVENT_METHOD = re.compile(r"^(on|off|once)[A-Z]")
+HAND_AUTHOR = "hand-author this tool; callbacks and events cannot cross a tool boundary"
+SELECTOR = ToolParam(
+    "selector",
+    Scalar("string"),
+    True,
+    "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+)
 
 
 class Binder:
@@ -38,9 +35,10 @@ class Binder:
 
     def __init__(self, java: JavaSurface, python: PythonSurface, diagnostics: Diagnostics) -> None:
         self.java = java
-        self.python = python
         self.diagnostics = diagnostics
         self.lowerer = Lowerer(java, enum_wire_values(python))
+        self.merger = OverloadMerger(java, self.lowerer, diagnostics)
+        self.python = PythonBinder(python, diagnostics)
 
     def bind_all(self, allowlist: Allowlist) -> list[Tool]:
         tools: dict[str, Tool] = {}
@@ -59,7 +57,11 @@ class Binder:
             tools[tool.name.value] = tool
         return [tools[name] for name in sorted(tools)]
 
-    # --- one entry --------------------------------------------------------------------------------
+    def refusal(self, entry: AllowlistEntry) -> str | None:
+        """Why a method can never be a tool (events), or None; used by the surface report too."""
+        if EVENT_METHOD.match(entry.method):
+            return "registers an event listener"
+        return None
 
     def bind(self, entry: AllowlistEntry) -> Tool | None:
         interface = self.java.interface(entry.target.java_class)
@@ -71,11 +73,10 @@ class Binder:
             self._unknown_method(entry, interface)
             return None
         member = f"{interface.name}#{entry.method}"
-        if _EVENT_METHOD.match(entry.method):
+        refusal = self.refusal(entry)
+        if refusal is not None:
             self.diagnostics.error(
-                entry.location,
-                f"{member} registers an event listener and cannot be generated",
-                _HAND_AUTHOR,
+                entry.location, f"{member} {refusal} and cannot be generated", HAND_AUTHOR
             )
             return None
         if not all(m.has_parameter_names for m in overloads):
@@ -85,21 +86,49 @@ class Binder:
                 "use a JAR compiled with 'javac -parameters' (the published Playwright JAR is)",
             )
             return None
-        merged = self._merge(entry, member, overloads)
-        if merged is None:
+        merged = self.merger.merge(interface.name, overloads)
+        if not merged.kept:
+            if merged.callbacks:
+                message = f"{member} cannot be generated: every overload takes a callback ({merged.callbacks[0]})"
+                self.diagnostics.error(entry.location, message, HAND_AUTHOR)
+            else:
+                message = (
+                    f"{member} cannot be generated: no overload has parameters that can cross JSON"
+                )
+                self.diagnostics.error(entry.location, message, "remove the entry")
             return None
-        params, signatures, result_overload = merged
-        result = self.lowerer.lower_result(result_overload.returns)
-        if isinstance(result, Unlowerable):
+        params = merged.params
+        if entry.target.selector_param:
+            if any(p.wire_name == SELECTOR.wire_name for p in params):
+                self.diagnostics.error(
+                    entry.location, f"{member} already has a 'selector' parameter"
+                )
+                return None
+            params = (SELECTOR, *params)
+        python_name = snake_case(entry.method)
+        methods = self.python.counterpart(
+            entry.location, member, entry.target.python_class, python_name
+        )
+        if methods is None:
+            return None
+        method, async_method = methods
+        returns = {m.returns.qualified for m in merged.kept}
+        if len(returns) > 1:
             self.diagnostics.error(
-                entry.location,
-                f"{member}: result type {result.java_type}: {result.reason}",
-                "remove the entry",
+                entry.location, f"{member}: overloads return different types {sorted(returns)}"
             )
             return None
-        python_name = snake_case(entry.method)
-        call = self._bind_python(entry, member, python_name, params)
-        if call is None:
+        result = self.lowerer.lower_result(merged.kept[0].returns, method.returns)
+        if isinstance(result, Unlowerable):
+            message = f"{member}: result type {result.java_type}: {result.reason}"
+            self.diagnostics.error(entry.location, message, "remove the entry")
+            return None
+        summary = result.shape.summary
+        if summary is not None and not self.python.check_summary(entry.location, member, summary):
+            return None
+        skip = frozenset({SELECTOR.wire_name}) if entry.target.selector_param else frozenset()
+        binding = self.python.bind(entry.location, member, method, params, skip)
+        if binding is None:
             return None
         documented = max(overloads, key=lambda m: (bool(m.doc.text), len(m.params)))
         return Tool(
@@ -109,12 +138,15 @@ class Binder:
             is_recordable=entry.is_recordable,
             target=entry.target,
             java_method=entry.method,
-            java_signatures=signatures,
+            java_signatures=tuple(f"{interface.name}#{m.signature}" for m in merged.kept),
             python_method=python_name,
-            params=params,
-            call=call,
-            result=result[0],
-            result_note=result[1],
+            python_is_property=method.is_property,
+            python_awaitable=async_method.is_async,
+            params=binding.params,
+            call=binding.call,
+            result=result.type,
+            result_shape=result.shape,
+            result_note=result.note,
             source=entry.location,
         )
 
@@ -130,204 +162,9 @@ class Binder:
         names = interface.method_names
         same_but_case = [n for n in names if n.lower() == entry.method.lower()]
         close = same_but_case or difflib.get_close_matches(entry.method, names, n=3, cutoff=0.6)
-        hint = (
-            f"did you mean {', '.join(f'{entry.target.prefix}.{n}' for n in close)}?"
-            if close
-            else ""
-        )
+        suggestions = ", ".join(f"{entry.target.prefix}.{n}" for n in close)
         self.diagnostics.error(
             entry.location,
             f"{interface.name} has no method '{entry.method}'",
-            hint or "check the Playwright Java API",
+            f"did you mean {suggestions}?" if close else "check the Playwright Java API",
         )
-
-    # --- overloads --------------------------------------------------------------------------------
-
-    def _merge(
-        self, entry: AllowlistEntry, member: str, overloads: tuple[JavaMethod, ...]
-    ) -> tuple[tuple[ToolParam, ...], tuple[str, ...], JavaMethod] | None:
-        kept: list[JavaMethod] = []
-        merged: dict[str, _MergedParam] = {}
-        callbacks: list[str] = []
-        for overload in overloads:
-            lowered = self._lower_overload(entry, member, overload)
-            if lowered is None:
-                callbacks += self._callbacks(overload)
-                continue
-            kept.append(overload)
-            for wire_name, node, description, optional_field in lowered:
-                slot = merged.setdefault(
-                    wire_name, _MergedParam(wire_name, [], 0, description, optional_field)
-                )
-                if node not in slot.types:
-                    slot.types.append(node)
-                slot.present_in += 0 if optional_field else 1
-                slot.description = slot.description or description
-        if not kept:
-            if callbacks:
-                message = f"{member} cannot be generated: every overload takes a callback ({callbacks[0]})"
-                self.diagnostics.error(entry.location, message, _HAND_AUTHOR)
-            else:
-                message = (
-                    f"{member} cannot be generated: no overload has parameters that can cross JSON"
-                )
-                self.diagnostics.error(entry.location, message, "remove the entry")
-            return None
-        params = []
-        for slot in merged.values():
-            if len(slot.types) > 1:
-                self.diagnostics.error(
-                    entry.location,
-                    f"{member}: parameter '{slot.wire_name}' has different types in different overloads",
-                    "this overload shape is not supported yet; remove the entry",
-                )
-                return None
-            required = slot.present_in == len(kept) and not slot.optional_field
-            params.append(ToolParam(slot.wire_name, slot.types[0], required, slot.description))
-        # Required parameters first keeps Python dataclass fields valid and matches call order.
-        params.sort(key=lambda p: not p.required)
-        signatures = tuple(f"{member.split('#')[0]}#{m.signature}" for m in kept)
-        return tuple(params), signatures, max(kept, key=lambda m: len(m.params))
-
-    def _callbacks(self, overload: JavaMethod) -> list[str]:
-        """The callback parameters of an overload, as `Page#route(String, Consumer): Consumer<Route>`."""
-        found = []
-        for param in overload.params:
-            lowered = self.lowerer.lower(param.type)
-            if isinstance(lowered, Unlowerable) and lowered.callback:
-                found.append(f"{overload.signature} takes {param.type}")
-        return found
-
-    def _lower_overload(
-        self, entry: AllowlistEntry, member: str, overload: JavaMethod
-    ) -> list[tuple[str, TypeNode, str, bool]] | None:
-        """The overload's parameters as (wire name, type, description, from-options), or None if dropped."""
-        out: list[tuple[str, TypeNode, str, bool]] = []
-        where = f"{member.split('#')[0]}#{overload.signature}"
-        for param in overload.params:
-            assert param.name is not None
-            if (
-                param.type.name.endswith("Options")
-                and self.java.struct(param.type.name) is not None
-            ):
-                struct = self.java.struct(param.type.name)
-                assert struct is not None
-                for f in struct.fields:
-                    lowered = self.lowerer.lower(f.type)
-                    if isinstance(lowered, Unlowerable):
-                        self.diagnostics.info(
-                            where, f"option '{f.name}' ({f.type}) is left out: {lowered.reason}"
-                        )
-                        continue
-                    out.append((f.name, lowered, f.doc, True))
-                continue
-            lowered = self.lowerer.lower(param.type)
-            if isinstance(lowered, Unlowerable):
-                self.diagnostics.info(
-                    where,
-                    f"overload left out: parameter '{param.name}' ({lowered.java_type}): {lowered.reason}",
-                )
-                return None
-            out.append((param.name, lowered, overload.doc.param(param.name), False))
-        return out
-
-    # --- Python -----------------------------------------------------------------------------------
-
-    def _bind_python(
-        self, entry: AllowlistEntry, member: str, python_name: str, params: tuple[ToolParam, ...]
-    ) -> tuple[CallArgument, ...] | None:
-        cls = entry.target.python_class
-        sync = self.python.method(cls, python_name)
-        asynchronous = self.python.method(cls, python_name, asynchronous=True)
-        if sync is None or asynchronous is None:
-            self.diagnostics.error(
-                entry.location,
-                f"{member}: the Python playwright {self.python.version} has no {cls}.{python_name}",
-                "align the Python playwright version with the JAR, or remove the entry",
-            )
-            return None
-        if [p.name for p in sync.params] != [p.name for p in asynchronous.params]:
-            self.diagnostics.warning(
-                entry.location, f"{cls}.{python_name}: sync and async parameters differ"
-            )
-        call: list[CallArgument] = []
-        unmatched: list[ToolParam] = []
-        for param in params:
-            py = sync.param(snake_case(param.wire_name))
-            if py is None:
-                unmatched.append(param)
-                continue
-            self._compare(
-                f"{member}({param.wire_name})",
-                f"{cls}.{python_name}",
-                param,
-                py.has_default,
-                py.annotation,
-            )
-            typed_dict = self._typed_dict(py.annotation)
-            call.append(CallArgument(py.name, (param,), python_typed_dict=typed_dict))
-        if unmatched:
-            packed = self._pack(sync, unmatched, {a.python_name for a in call})
-            if packed is None:
-                names = ", ".join(p.wire_name for p in unmatched)
-                self.diagnostics.error(
-                    entry.location,
-                    f"{member}: parameter(s) {names} have no counterpart in Python {cls}.{python_name}",
-                    "remove the entry, or report the mismatch",
-                )
-                return None
-            self.diagnostics.info(
-                entry.location,
-                f"{member}: Java parameters {', '.join(p.wire_name for p in unmatched)} are passed to Python "
-                f"as one '{packed.python_name}' object",
-            )
-            call.append(packed)
-        covered = {a.python_name for a in call}
-        missing = [p.name for p in sync.params if not p.has_default and p.name not in covered]
-        if missing:
-            self.diagnostics.error(
-                entry.location,
-                f"{member}: Python {cls}.{python_name} requires {', '.join(missing)}, which Java does not have",
-                "remove the entry, or report the mismatch",
-            )
-            return None
-        return tuple(call)
-
-    def _typed_dict(self, annotation: str) -> str | None:
-        name = annotation.removeprefix("typing.Optional[").removesuffix("]")
-        return name if name in self.python.typed_dicts else None
-
-    def _pack(
-        self, sync: PyMethod, unmatched: list[ToolParam], taken: set[str]
-    ) -> CallArgument | None:
-        wanted = {snake_case(p.wire_name) for p in unmatched}
-        for py in sync.params:
-            name = self._typed_dict(py.annotation)
-            typed_dict = self.python.typed_dicts[name] if name else None
-            if py.name in taken or typed_dict is None:
-                continue
-            keys = [name for name, _ in typed_dict.fields]
-            if set(keys) == wanted:
-                ordered = tuple(
-                    sorted(unmatched, key=lambda p: keys.index(snake_case(p.wire_name)))
-                )
-                return CallArgument(
-                    py.name, ordered, tuple(snake_case(p.wire_name) for p in ordered)
-                )
-        return None
-
-    def _compare(
-        self, where: str, python: str, param: ToolParam, py_optional: bool, annotation: str
-    ) -> None:
-        """Report where Java and Python disagree on one parameter (the binding still follows Java)."""
-        if param.required is False and not py_optional:
-            self.diagnostics.warning(where, f"optional in Java but required by Python {python}")
-        if param.required and py_optional:
-            self.diagnostics.info(where, f"required in Java, optional in Python {python}")
-        if isinstance(param.type, EnumOf):
-            python_values = {v for values in literal_sets(annotation) for v in values}
-            if python_values and python_values != set(param.type.values):
-                self.diagnostics.warning(
-                    where,
-                    f"enum values differ: Java {sorted(param.type.values)}, Python {sorted(python_values)}",
-                )

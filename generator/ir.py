@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
+from generator.live_objects import LiveSummary
 from generator.names import ToolName, python_identifier, typescript_identifier
 from generator.targets import Target
 from generator.type_tree import TypeNode
@@ -37,21 +39,38 @@ class CallArgument:
     height)` is Python `set_viewport_size(viewport_size={"width": .., "height": ..})`).
     `python_typed_dict` names the Python API's own TypedDict for this argument, when it has one:
     its required keys can differ from Java's (Python's `Geolocation` is `total=False`), so the shim
-    hands the value over as that type.
+    hands the value over as that type. `loosely_typed` means the two annotations differ in form
+    only, and the value is handed over as `Any`.
     """
 
     python_name: str
     params: tuple[ToolParam, ...]
     packed_keys: tuple[str, ...] = ()
     python_typed_dict: str | None = None
+    loosely_typed: bool = False
+
+
+@dataclass(frozen=True)
+class ResultShape:
+    """How the Python return value becomes the tool's JSON result.
+
+    `discard`: the tool returns null; `value`: the value is JSON already; `base64`: bytes, encoded;
+    `summary` / `summaries`: one live object / a list of them, read through `summary`. `nullable`
+    means Python may return None, which stays null.
+    """
+
+    kind: Literal["discard", "value", "base64", "summary", "summaries"]
+    summary: LiveSummary | None = None
+    nullable: bool = False
 
 
 @dataclass(frozen=True)
 class Tool:
     """A tool ready to render. Parameters are in call order; names are unique within the tool.
 
-    `java_signatures` lists the overloads merged into it, `python_method` is the snake_case method
-    on `target.receiver`, and `result_note` says what of the Java result the tool leaves out.
+    `java_signatures` lists the overloads merged into it, `python_method` is the snake_case member
+    of `target.receiver` (a property when `python_is_property`, read rather than called), and
+    `result_note` says what of the Java result the tool leaves out.
     """
 
     name: ToolName
@@ -62,9 +81,12 @@ class Tool:
     java_method: str
     java_signatures: tuple[str, ...]
     python_method: str
+    python_is_property: bool
+    python_awaitable: bool
     params: tuple[ToolParam, ...]
     call: tuple[CallArgument, ...]
     result: TypeNode
+    result_shape: ResultShape
     result_note: str
     source: str
 

@@ -101,12 +101,15 @@ class JavaInterface:
 
 @dataclass(frozen=True)
 class JavaField:
-    """A public field of an options or value class. `required` means the constructor takes it."""
+    """A public field of an options or value class. `required` means every constructor takes it;
+    `setter_types` are the parameter types of its one-argument setters (`setDomain(String)`,
+    `setDomain(Pattern)`), which name the real members when the field itself is an `Object`."""
 
     name: str
     type: JavaType
     required: bool
     doc: str = ""
+    setter_types: tuple[JavaType, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,7 +165,13 @@ class JavaSurface:
                 JavaStruct(
                     s["name"],
                     tuple(
-                        JavaField(f["name"], _type(f["type"]), f["required"], f["doc"])
+                        JavaField(
+                            f["name"],
+                            _type(f["type"]),
+                            f["required"],
+                            f["doc"],
+                            tuple(_type(t) for t in f["setter_types"]),
+                        )
                         for f in s["fields"]
                     ),
                 )

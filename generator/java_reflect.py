@@ -137,13 +137,24 @@ class JarReflector:
         named = all(p.isNamePresent() for c in constructors for p in c.getParameters())
         taken = [{str(p.getName()) for p in c.getParameters()} for c in constructors]
         in_every_constructor = set.intersection(*taken) if taken and named else set()
+        setters: dict[str, list[JavaType]] = {}
+        for m in cls.getMethods():
+            method = str(m.getName())
+            if method.startswith("set") and m.getParameterCount() == 1 and not m.isBridge():
+                field = method[3:4].lower() + method[4:]
+                setters.setdefault(field, []).append(
+                    self.java_type(m.getGenericParameterTypes()[0])
+                )
         fields = []
         for f in cls.getFields():
             if self._modifier.isStatic(f.getModifiers()):
                 continue
             name = str(f.getName())
             required = name in in_every_constructor if named else bool(f.getType().isPrimitive())
-            fields.append(JavaField(name, self.java_type(f.getGenericType()), required))
+            setter_types = tuple(sorted(set(setters.get(name, [])), key=lambda t: t.qualified))
+            fields.append(
+                JavaField(name, self.java_type(f.getGenericType()), required, "", setter_types)
+            )
         fields.sort(key=lambda f: f.name)
         return JavaStruct(str(cls.getName()), tuple(fields))
 

@@ -6,7 +6,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from generator.java_model import JavaSurface, JavaType
+from generator.ir import ResultShape
+from generator.java_model import JavaField, JavaSurface, JavaType
+from generator.live_objects import SUMMARIES, LiveSummary
 from generator.python_api import PythonSurface
 from generator.type_tree import (
     AnyJson,
@@ -16,7 +18,9 @@ from generator.type_tree import (
     ListOf,
     MapOf,
     Null,
+    Nullable,
     ObjectOf,
+    OneOf,
     Scalar,
     TypeNode,
 )
@@ -163,6 +167,24 @@ class Lowerer:
             )
         return EnumOf(_simple(name), tuple(wire[_normal(c)] for c in constants))
 
+    def lower_field(self, f: JavaField) -> TypeNode | Unlowerable:
+        """A field's type; an `Object` field with typed setters is the union of the setter types
+        that can cross JSON (`setDomain(String)` kept, `setDomain(Pattern)` dropped)."""
+        if f.type.name != "java.lang.Object" or not f.setter_types:
+            return self.lower(f.type)
+        members: list[TypeNode] = []
+        reasons = []
+        for t in f.setter_types:
+            lowered = self.lower(t)
+            if isinstance(lowered, Unlowerable):
+                reasons.append(f"{t}: {lowered.reason}")
+            elif lowered not in members:
+                members.append(lowered)
+        if not members:
+            why = "no setter type can cross JSON (" + "; ".join(reasons) + ")"
+            return Unlowerable(f.type.qualified, why)
+        return members[0] if len(members) == 1 else OneOf(tuple(members))
+
     def lower_struct(self, name: str) -> ObjectOf | Unlowerable:
         struct = self._surface.struct(name)
         if struct is None:
@@ -173,7 +195,7 @@ class Lowerer:
         try:
             fields = []
             for f in struct.fields:
-                lowered = self.lower(f.type)
+                lowered = self.lower_field(f)
                 if isinstance(lowered, Unlowerable):
                     reason = f"field type {f.type}: {lowered.reason}"
                     return Unlowerable(f"{name}.{f.name}", reason, lowered.callback)
@@ -182,21 +204,99 @@ class Lowerer:
         finally:
             self._in_progress.discard(name)
 
-    def lower_result(self, t: JavaType) -> tuple[TypeNode, str] | Unlowerable:
-        """A method's result as JSON plus a note saying what was left out, if anything."""
+    def lower_result(self, t: JavaType, python_returns: str) -> LoweredResult | Unlowerable:
+        """A method's result as JSON, how to convert it, and a note on what is left out.
+
+        `python_returns` is the Python annotation; `Optional[...]` there makes the result nullable.
+        """
+        nullable = _is_optional(python_returns)
         if t.name == "void":
-            return Null(), ""
+            return LoweredResult(Null(), ResultShape("discard"), "")
         if t.name == "java.lang.AutoCloseable":
-            return Null(), "The Java method returns a disposable handle; the tool returns nothing."
+            note = "The Java method returns a disposable handle; the tool returns nothing."
+            return LoweredResult(Null(), ResultShape("discard"), note)
+        if t.name in _LISTS and len(t.args) == 1 and self._is_live(t.args[0].name):
+            live = t.args[0].name
+            summary = SUMMARIES.get(live)
+            if summary is None:
+                note = f"The Java method returns live {_simple(live)} objects; the tool returns nothing."
+                return LoweredResult(Null(), ResultShape("discard"), note)
+            note = f"Each live {_simple(live)} is returned as a summary ({_fields(summary)})."
+            return LoweredResult(ListOf(summary.type), ResultShape("summaries", summary), note)
+        if self._is_live(t.name):
+            summary = SUMMARIES.get(t.name)
+            if summary is None:
+                note = (
+                    f"The Java method returns a live {_simple(t.name)}; the tool returns nothing."
+                )
+                return LoweredResult(Null(), ResultShape("discard"), note)
+            node: TypeNode = Nullable(summary.type) if nullable else summary.type
+            note = f"The live {_simple(t.name)} is returned as a summary ({_fields(summary)})."
+            return LoweredResult(node, ResultShape("summary", summary, nullable), note)
         lowered = self.lower(t)
         if isinstance(lowered, Unlowerable):
-            if t.name in self._surface.opaque:
-                return (
-                    Null(),
-                    f"The Java method returns a live {_simple(t.name)}; the tool returns nothing.",
-                )
             return lowered
-        return lowered, ""
+        if isinstance(lowered, Base64Bytes):
+            return LoweredResult(lowered, ResultShape("base64"), "")
+        python_shape = normal_annotation(python_returns)
+        if lowered == ListOf(Scalar("string")) and python_shape not in ("List[str]", "Any"):
+            return Unlowerable(
+                t.qualified, f"Java returns strings where Python returns {python_shape}"
+            )
+        if (
+            lowered == Scalar("string")
+            and python_shape not in ("str", "Any", "")
+            and "Literal" not in python_shape
+        ):
+            # Java hands back JSON text (storageState) where Python returns the parsed structure.
+            note = "Java returns this as JSON text; the tool returns the parsed JSON value."
+            return LoweredResult(AnyJson(), ResultShape("value"), note)
+        if nullable and not isinstance(lowered, AnyJson):
+            lowered = Nullable(lowered)
+        return LoweredResult(lowered, ResultShape("value", nullable=nullable), "")
+
+    def _is_live(self, name: str) -> bool:
+        return name in self._surface.opaque or self._surface.interface(name) is not None
+
+
+@dataclass(frozen=True)
+class LoweredResult:
+    """A result's JSON type, the conversion from the Python value, and a note for the descriptor."""
+
+    type: TypeNode
+    shape: ResultShape
+    note: str
+
+
+def _is_optional(annotation: str) -> bool:
+    """Whether a Python annotation admits None at its top level (`Optional[X]`, `Union[X, None]`)."""
+    try:
+        node = ast.parse(annotation.strip().strip('"'), mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Subscript):
+        head = ast.unparse(node.value).rsplit(".", 1)[-1]
+        if head == "Optional":
+            return True
+        if head == "Union":
+            members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            return any(isinstance(m, ast.Constant) and m.value is None for m in members)
+    return False
+
+
+def normal_annotation(annotation: str) -> str:
+    """A Python annotation without `typing.` prefixes, quotes or an outer Optional: `List[str]`."""
+    try:
+        node = ast.parse(annotation.strip().strip('"'), mode="eval").body
+    except SyntaxError:
+        return annotation
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Optional"):
+        node = node.slice
+    return ast.unparse(node).replace("typing.", "").replace("'", "").replace('"', "")
+
+
+def _fields(summary: LiveSummary) -> str:
+    return ", ".join(f.wire_name for f in summary.fields)
 
 
 def _simple(binary_name: str) -> str:

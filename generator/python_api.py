@@ -33,6 +33,7 @@ class PyMethod:
     params: tuple[PyParam, ...]
     returns: str
     is_property: bool
+    is_async: bool = False
 
     def param(self, name: str) -> PyParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -110,8 +111,9 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
                     PyParam(arg.arg, source.segment(arg.annotation), default is not None, True)
                 )
             returns = source.segment(item.returns)
+            is_async = isinstance(item, ast.AsyncFunctionDef)
             methods[item.name] = PyMethod(
-                item.name, tuple(params), returns, "property" in decorators
+                item.name, tuple(params), returns, "property" in decorators, is_async
             )
         classes[node.name] = methods
     return classes

@@ -115,11 +115,13 @@ class Renderer:
     ) -> dict[str, str]:
         files: dict[str, str] = {}
         shims = [views.shim_view(t) for t in tools]
+        objects = views.object_types(tools)
         python_files = {
             f"{PYTHON_ROOT}/__init__.py": self._render("package_init.py.j2"),
             f"{PYTHON_ROOT}/_types.py": self._render(
                 "types.py.j2",
-                typed_dicts=[views.typed_dict_view(o) for o in views.object_types(tools)],
+                typed_dicts=[views.typed_dict_view(o) for o in objects],
+                imports_typing=views.types_module_imports(objects),
             ),
             f"{PYTHON_ROOT}/_validate.py": self._render("validate.py.j2"),
             f"{PYTHON_ROOT}/registry.py": self._render("registry.py.j2", shims=shims),
@@ -144,7 +146,7 @@ class Renderer:
         )
         files["typescript/web-tools.d.ts"] = self._render(
             "tools.d.ts.j2",
-            interfaces=[views.ts_interface_view(o) for o in views.object_types(tools)],
+            interfaces=[views.ts_interface_view(o) for o in objects],
             tools=[views.ts_tool_view(t) for t in tools],
         )
         return dict(sorted(files.items()))

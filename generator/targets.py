@@ -11,8 +11,9 @@ JAVA_PACKAGE = "com.microsoft.playwright"
 class Target:
     """One allowlist prefix (`page`, `context`, ...) bound to its Java interface and Python class.
 
-    `receiver` is the Python expression, in terms of the shim's `page` argument, whose method the
-    shim calls; `tool_prefix` makes tool names from different targets distinct by construction.
+    `receiver` is the Python expression, in terms of the shim's `page` argument (and its own
+    fields), whose method the shim calls; `tool_prefix` makes tool names from different targets
+    distinct by construction; `selector_param` gives every tool a leading `selector` argument.
     """
 
     prefix: str
@@ -20,6 +21,7 @@ class Target:
     python_class: str
     receiver: str
     tool_prefix: str
+    selector_param: bool = False
 
     @property
     def java_class(self) -> str:
@@ -33,5 +35,8 @@ TARGETS: dict[str, Target] = {
         Target("context", "BrowserContext", "BrowserContext", "page.context", "web_context_"),
         Target("keyboard", "Keyboard", "Keyboard", "page.keyboard", "web_keyboard_"),
         Target("mouse", "Mouse", "Mouse", "page.mouse", "web_mouse_"),
+        Target(
+            "locator", "Locator", "Locator", "page.locator(self.selector)", "web_locator_", True
+        ),
     )
 }

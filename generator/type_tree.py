@@ -75,7 +75,23 @@ class ObjectOf:
     fields: tuple[Field, ...]
 
 
-TypeNode = Scalar | AnyJson | Null | Base64Bytes | ListOf | MapOf | EnumOf | ObjectOf
+@dataclass(frozen=True)
+class OneOf:
+    """Any one of `options` (Java overloads `String` / `String[]`); options are distinct and none is a OneOf."""
+
+    options: tuple[TypeNode, ...]
+
+
+@dataclass(frozen=True)
+class Nullable:
+    """`inner` or `null`: Java `Optional<T>`, or a result Python may return as None."""
+
+    inner: TypeNode
+
+
+TypeNode = (
+    Scalar | AnyJson | Null | Base64Bytes | ListOf | MapOf | EnumOf | ObjectOf | OneOf | Nullable
+)
 
 
 def walk(node: TypeNode) -> list[TypeNode]:
@@ -88,4 +104,9 @@ def walk(node: TypeNode) -> list[TypeNode]:
     elif isinstance(node, ObjectOf):
         for f in node.fields:
             found += walk(f.type)
+    elif isinstance(node, OneOf):
+        for option in node.options:
+            found += walk(option)
+    elif isinstance(node, Nullable):
+        found += walk(node.inner)
     return found

@@ -21,7 +21,7 @@ from generator.diagnostics import Diagnostics, Level
 from generator.ir import Tool
 from generator.java_model import JavaMethod, JavaSurface, JavaType
 from generator.java_surface import build_surface
-from generator.lowering import Lowerer, Unlowerable, enum_wire_values
+from generator.lowering import LoweredResult, Lowerer, Unlowerable, enum_wire_values
 from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
 from generator.targets import Target
 from generator.type_tree import (
@@ -32,6 +32,7 @@ from generator.type_tree import (
     ListOf,
     MapOf,
     Null,
+    Nullable,
     ObjectOf,
     Scalar,
     TypeNode,
@@ -390,29 +391,45 @@ def test_unlowerable_parameter(
 
 
 @pytest.mark.parametrize(
-    ("signature", "expected"),
+    ("signature", "python_returns", "expected"),
     [
-        ("snapshot()", (Base64Bytes(), "")),
-        ("initial()", (STR, "")),
-        ("evaluate(Object)", (AnyJson(), "")),
-        ("setHeaders(Map<String, List<String>>)", (Null(), "")),
-        ("handle()", (Null(), "The Java method returns a live Handle; the tool returns nothing.")),
+        ("snapshot()", "bytes", (Base64Bytes(), "base64", "")),
+        ("initial()", "str", (STR, "value", "")),
+        ("initial()", "typing.Optional[str]", (Nullable(STR), "value", "")),
+        ("evaluate(Object)", "typing.Any", (AnyJson(), "value", "")),
+        ("setHeaders(Map<String, List<String>>)", "None", (Null(), "discard", "")),
+        (
+            "handle()",
+            '"Handle"',
+            (Null(), "discard", "The Java method returns a live Handle; the tool returns nothing."),
+        ),
         (
             "subscribe()",
-            (Null(), "The Java method returns a disposable handle; the tool returns nothing."),
+            '"Disposable"',
+            (
+                Null(),
+                "discard",
+                "The Java method returns a disposable handle; the tool returns nothing.",
+            ),
         ),
     ],
 )
 def test_lowered_result(
-    lowerer: Lowerer, fixture_surface: JavaSurface, signature: str, expected: tuple[TypeNode, str]
+    lowerer: Lowerer,
+    fixture_surface: JavaSurface,
+    signature: str,
+    python_returns: str,
+    expected: tuple[TypeNode, str, str],
 ) -> None:
-    assert lowerer.lower_result(_method(fixture_surface, signature).returns) == expected
+    lowered = lowerer.lower_result(_method(fixture_surface, signature).returns, python_returns)
+    assert isinstance(lowered, LoweredResult)
+    assert (lowered.type, lowered.shape.kind, lowered.note) == expected
 
 
 def test_type_variable_result_is_unlowerable(
     lowerer: Lowerer, fixture_surface: JavaSurface
 ) -> None:
-    lowered = lowerer.lower_result(_method(fixture_surface, "cast(Class<T>)").returns)
+    lowered = lowerer.lower_result(_method(fixture_surface, "cast(Class<T>)").returns, "typing.Any")
     assert lowered == Unlowerable("T", "a type variable has no JSON form")
 
 
@@ -420,16 +437,24 @@ def test_interface_returned_is_live_when_only_mentioned(fixture_only_surface: Ja
     # With only Fixture reflected, NoNames is an opaque live object, like Playwright's Locator.
     assert fixture_only_surface.opaque == ("com.microsoft.playwright.Handle", f"{NO_NAMES}")
     lowered = Lowerer(fixture_only_surface, {}).lower_result(
-        _method(fixture_only_surface, "partner()").returns
+        _method(fixture_only_surface, "partner()").returns, '"NoNames"'
     )
-    assert lowered == (Null(), "The Java method returns a live NoNames; the tool returns nothing.")
+    assert isinstance(lowered, LoweredResult)
+    assert (lowered.type, lowered.note) == (
+        Null(),
+        "The Java method returns a live NoNames; the tool returns nothing.",
+    )
 
 
 def test_reflected_interface_returned_is_live_too(
     lowerer: Lowerer, fixture_surface: JavaSurface
 ) -> None:
-    lowered = lowerer.lower_result(_method(fixture_surface, "partner()").returns)
-    assert lowered == (Null(), "The Java method returns a live NoNames; the tool returns nothing.")
+    lowered = lowerer.lower_result(_method(fixture_surface, "partner()").returns, '"NoNames"')
+    assert isinstance(lowered, LoweredResult)
+    assert (lowered.type, lowered.note) == (
+        Null(),
+        "The Java method returns a live NoNames; the tool returns nothing.",
+    )
 
 
 def test_enum_wire_values_come_from_python_literal(fixture_surface: JavaSurface) -> None:

@@ -12,7 +12,9 @@ from generator.type_tree import (
     ListOf,
     MapOf,
     Null,
+    Nullable,
     ObjectOf,
+    OneOf,
     Scalar,
     TypeNode,
 )
@@ -35,6 +37,10 @@ def schema(node: TypeNode) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": schema(node.value)}
     if isinstance(node, EnumOf):
         return {"type": "string", "enum": list(node.values)}
+    if isinstance(node, OneOf):
+        return {"anyOf": [schema(o) for o in node.options]}
+    if isinstance(node, Nullable):
+        return {"anyOf": [schema(node.inner), {"type": "null"}]}
     assert isinstance(node, ObjectOf)
     return object_schema(node.fields, title=node.name)
 

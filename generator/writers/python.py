@@ -12,7 +12,9 @@ from generator.type_tree import (
     ListOf,
     MapOf,
     Null,
+    Nullable,
     ObjectOf,
+    OneOf,
     Scalar,
     TypeNode,
 )
@@ -36,6 +38,10 @@ def annotation(node: TypeNode) -> str:
         return f"dict[str, {annotation(node.value)}]"
     if isinstance(node, EnumOf):
         return f"Literal[{', '.join(string_literal(v) for v in node.values)}]"
+    if isinstance(node, OneOf):
+        return " | ".join(annotation(o) for o in node.options)
+    if isinstance(node, Nullable):
+        return f"{annotation(node.inner)} | None"
     return node.name
 
 

@@ -12,7 +12,9 @@ from generator.type_tree import (
     ListOf,
     MapOf,
     Null,
+    Nullable,
     ObjectOf,
+    OneOf,
     Scalar,
     TypeNode,
 )
@@ -37,6 +39,10 @@ def type_expression(node: TypeNode) -> str:
         return f"Record<string, {type_expression(node.value)}>"
     if isinstance(node, EnumOf):
         return " | ".join(json.dumps(v) for v in node.values)
+    if isinstance(node, OneOf):
+        return " | ".join(type_expression(o) for o in node.options)
+    if isinstance(node, Nullable):
+        return f"{type_expression(node.inner)} | null"
     assert isinstance(node, ObjectOf)
     return node.name
 

@@ -49,6 +49,10 @@ def _type_ok(value: object, expected: str) -> bool:
 
 def check(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) -> None:
     """Raise ToolError (code `invalid_argument`) naming `path` if `value` does not match `schema`."""
+    options = schema.get("anyOf")
+    if isinstance(options, list):
+        _check_any_of(tool, value, cast(list[dict[str, JsonValue]], options), path)
+        return
     expected = schema.get("type")
     if isinstance(expected, str) and not _type_ok(value, expected):
         raise ToolError(
@@ -63,6 +67,17 @@ def check(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) 
     if isinstance(value, list | tuple) and isinstance(items, dict):
         for index, item in enumerate(value):
             check(tool, item, items, f"{path}[{index}]")
+
+
+def _check_any_of(tool: str, value: object, options: list[dict[str, JsonValue]], path: str) -> None:
+    errors = []
+    for option in options:
+        try:
+            check(tool, value, option, path)
+            return
+        except ToolError as error:
+            errors.append(error.detail)
+    raise ToolError(tool, "invalid_argument", "matches none of: " + "; ".join(errors), path)
 
 
 def _check_object(

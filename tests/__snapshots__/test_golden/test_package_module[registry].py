@@ -7,7 +7,7 @@ before the browser is touched, runs the tool, and returns a JSON-serialisable re
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Protocol, cast
 
 from playwright.async_api import Error as AsyncPlaywrightError
 from playwright.async_api import Page as AsyncPage
@@ -25,9 +25,10 @@ from playwright_tools.tools.web_set_viewport_size import WebSetViewportSize
 
 
 class Shim(Protocol):
-    def run(self, page: SyncPage) -> JsonValue: ...
+    # Shims return precise types (TypedDicts among them); all of them are JSON values.
+    def run(self, page: SyncPage) -> object: ...
 
-    async def arun(self, page: AsyncPage) -> JsonValue: ...
+    async def arun(self, page: AsyncPage) -> object: ...
 
 
 class ShimClass(Protocol):
@@ -62,7 +63,7 @@ def dispatch(name: str, args: object, page: SyncPage) -> JsonValue:
     """Run tool `name` with JSON `args` on `page` (sync API)."""
     shim = prepare(name, args)
     try:
-        return shim.run(page)
+        return cast(JsonValue, shim.run(page))
     except SyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
 
@@ -71,6 +72,6 @@ async def adispatch(name: str, args: object, page: AsyncPage) -> JsonValue:
     """Run tool `name` with JSON `args` on `page` (async API)."""
     shim = prepare(name, args)
     try:
-        return await shim.arun(page)
+        return cast(JsonValue, await shim.arun(page))
     except AsyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error

@@ -51,9 +51,9 @@ class WebEvaluate:
         )
 
     def run(self, page: SyncPage) -> JsonValue:
-        result: JsonValue = page.evaluate(expression=self.expression, arg=self.arg)
-        return result
+        result: object = page.evaluate(expression=self.expression, arg=self.arg)
+        return cast("JsonValue", result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
-        result: JsonValue = await page.evaluate(expression=self.expression, arg=self.arg)
-        return result
+        result: object = await page.evaluate(expression=self.expression, arg=self.arg)
+        return cast("JsonValue", result)
