@@ -170,10 +170,3 @@ def test_jar_that_is_not_playwright(tmp_path: Path, capsys: pytest.CaptureFixtur
         archive.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
     assert generate(tmp_path / "out", None, "--jar", str(jar)) == 3
     assert "does not look like the Playwright Java JAR" in capsys.readouterr().err
-
-
-def test_allowlist_entry_added_in_one_line(tmp_path: Path) -> None:
-    bigger = tmp_path / "allowlist.yaml"
-    bigger.write_text((REPO / "allowlist.yaml").read_text() + "  - method: page.bringToFront\n")
-    assert generate(tmp_path / "out", bigger) == 0
-    assert (tmp_path / "out/tools/web_bringToFront.tool.yaml").is_file()

@@ -1,15 +1,20 @@
-"""The same table as test_e2e_sync, through `adispatch` and Playwright's async API."""
+"""The same table as test_e2e_sync, through `adispatch` and Playwright's async API.
+
+One event loop and one browser serve the whole module; each case gets its own context.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, PageServer
-from e2e_cases import AFTER_PAGE, CASES, START_PAGE, Case
-from playwright.async_api import async_playwright
+from e2e_cases import CASES, Case
+from e2e_runner import run_async
+from playwright.async_api import Browser, async_playwright
 
 
 @pytest.fixture(scope="module")
@@ -19,31 +24,29 @@ def registry(generated_package: Path) -> Any:
     return playwright_tools
 
 
-async def _run_case(case: Case, server: PageServer, registry: Any) -> None:
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        context = await browser.new_context(permissions=["geolocation"])
-        page = await context.new_page()
-        await page.goto(server.url("/start"))
-        result: object = None
-        for tool, args in case.steps:
-            result = await registry.adispatch(tool, args, page)
-        assert result == case.returns
-        if case.navigate:
-            before = len(server.headers_for("/after"))
-            await page.goto(server.url("/after"))
-            if case.header:
-                name, value = case.header
-                assert server.headers_for("/after")[before:][-1].get(name) == value
-        if case.observe:
-            assert await page.evaluate(case.observe) == case.expected
-        await browser.close()
+@pytest.fixture(scope="module")
+def loop_and_browser() -> Iterator[tuple[asyncio.AbstractEventLoop, Browser]]:
+    loop = asyncio.new_event_loop()
+    manager = async_playwright()
+    playwright = loop.run_until_complete(manager.__aenter__())
+    browser = loop.run_until_complete(
+        playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    )
+    yield loop, browser
+    loop.run_until_complete(browser.close())
+    loop.run_until_complete(manager.__aexit__(None, None, None))
+    loop.close()
 
 
-def test_all_cases_async(page_server: PageServer, registry: Any) -> None:
-    page_server.pages.update({"/start": START_PAGE, "/after": AFTER_PAGE})
-    for case in CASES:
-        asyncio.run(_run_case(case, page_server, registry))
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_tool_in_browser_async(
+    case: Case,
+    loop_and_browser: tuple[asyncio.AbstractEventLoop, Browser],
+    page_server: PageServer,
+    registry: Any,
+) -> None:
+    loop, browser = loop_and_browser
+    loop.run_until_complete(run_async(case, browser, page_server, registry))
 
 
 def test_async_rejects_before_browser(registry: Any) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, PageServer
-from e2e_cases import AFTER_PAGE, CASES, START_PAGE, Case
+from e2e_cases import AFTER_HTML, CASES, Case
+from e2e_runner import run_sync
 from playwright.sync_api import Browser, sync_playwright
 
 
@@ -29,40 +30,20 @@ def registry(generated_package: Path) -> Any:
 
 def test_every_tool_has_a_case(registry: Any) -> None:
     covered = {tool for case in CASES for tool, _ in case.steps}
-    assert set(registry.TOOLS) - covered == set(), (
-        "add a row to tests/e2e_cases.py for each new tool"
-    )
+    missing = sorted(set(registry.TOOLS) - covered)
+    assert missing == [], "add rows to the tests/cases_*.py modules for these tools"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_tool_in_browser(
     case: Case, browser: Browser, page_server: PageServer, registry: Any
 ) -> None:
-    page_server.pages.update({"/start": START_PAGE, "/after": AFTER_PAGE})
-    context = browser.new_context(permissions=["geolocation"])
-    try:
-        page = context.new_page()
-        page.goto(page_server.url("/start"))
-        result: object = None
-        for tool, args in case.steps:
-            result = registry.dispatch(tool, args, page)
-        assert result == case.returns
-        if case.navigate:
-            before = len(page_server.headers_for("/after"))
-            page.goto(page_server.url("/after"))
-            seen = page_server.headers_for("/after")[before:]
-            if case.header:
-                name, value = case.header
-                assert seen and seen[-1].get(name) == value, seen
-        if case.observe:
-            assert page.evaluate(case.observe) == case.expected
-    finally:
-        context.close()
+    run_sync(case, browser, page_server, registry)
 
 
 def test_headers_are_absent_without_the_tool(browser: Browser, page_server: PageServer) -> None:
     """The header case above is not vacuous: a plain navigation does not carry the header."""
-    page_server.pages["/after"] = AFTER_PAGE
+    page_server.pages["/after"] = AFTER_HTML
     context = browser.new_context()
     try:
         before = len(page_server.headers_for("/after"))

@@ -5,10 +5,111 @@ JSON value types and the option objects the tools take.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, Union
+from typing import Literal, NotRequired, TypedDict, Union
 
 JsonValue = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
 """Any value JSON can carry; tool arguments and results are always of this type."""
+
+
+class BoundingBox(TypedDict):
+    """The `BoundingBox` option object."""
+
+    height: NotRequired[float]
+    """the height of the element in pixels."""
+
+    width: NotRequired[float]
+    """the width of the element in pixels."""
+
+    x: NotRequired[float]
+    """the x coordinate of the element in pixels."""
+
+    y: NotRequired[float]
+    """the y coordinate of the element in pixels."""
+
+
+class Clip(TypedDict):
+    """The `Clip` option object."""
+
+    height: float
+    """height of clipping area"""
+
+    width: float
+    """width of clipping area"""
+
+    x: float
+    """x-coordinate of top-left corner of clip area"""
+
+    y: float
+    """y-coordinate of top-left corner of clip area"""
+
+
+class ConsoleMessageSummary(TypedDict):
+    """The `ConsoleMessageSummary` option object."""
+
+    type: str
+
+    text: str
+
+
+class Cookie(TypedDict):
+    """The `Cookie` option object."""
+
+    domain: NotRequired[str]
+    """For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: \".example.com\". Either `url` or both `domain` and `path` are required. Optional."""
+
+    expires: NotRequired[float]
+    """Unix time in seconds. Optional."""
+
+    httpOnly: NotRequired[bool]
+    """Optional."""
+
+    name: str
+
+    partitionKey: NotRequired[str]
+    """For partitioned third-party cookies (aka [CHIPS](https://developer.mozilla.org/en-US/docs/Web/Privacy/Guides/Privacy_sandbox/Partitioned_cookies)), the partition key. Optional."""
+
+    path: NotRequired[str]
+    """Either `url` or both `domain` and `path` are required. Optional."""
+
+    sameSite: NotRequired[Literal["Strict", "Lax", "None"]]
+    """Optional."""
+
+    secure: NotRequired[bool]
+    """Optional."""
+
+    url: NotRequired[str]
+    """Either `url` or both `domain` and `path` are required. Optional."""
+
+    value: str
+
+
+class DropPayload(TypedDict):
+    """The `DropPayload` option object."""
+
+    data: NotRequired[dict[str, str]]
+
+    files: NotRequired[JsonValue]
+
+
+class FilePayload(TypedDict):
+    """The `FilePayload` option object."""
+
+    buffer: str
+    """File content"""
+
+    mimeType: str
+    """File type"""
+
+    name: str
+    """File name"""
+
+
+class FrameSummary(TypedDict):
+    """The `FrameSummary` option object."""
+
+    name: str
+
+    url: str
 
 
 class Geolocation(TypedDict):
@@ -22,3 +123,71 @@ class Geolocation(TypedDict):
 
     longitude: float
     """Longitude between -180 and 180."""
+
+
+class Margin(TypedDict):
+    """The `Margin` option object."""
+
+    bottom: NotRequired[str]
+    """Bottom margin, accepts values labeled with units. Defaults to `0`."""
+
+    left: NotRequired[str]
+    """Left margin, accepts values labeled with units. Defaults to `0`."""
+
+    right: NotRequired[str]
+    """Right margin, accepts values labeled with units. Defaults to `0`."""
+
+    top: NotRequired[str]
+    """Top margin, accepts values labeled with units. Defaults to `0`."""
+
+
+class PageSummary(TypedDict):
+    """The `PageSummary` option object."""
+
+    url: str
+
+
+class Position(TypedDict):
+    """The `Position` option object."""
+
+    x: float
+
+    y: float
+
+
+class RequestSummary(TypedDict):
+    """The `RequestSummary` option object."""
+
+    url: str
+
+    method: str
+
+    resourceType: str
+
+
+class ResponseSummary(TypedDict):
+    """The `ResponseSummary` option object."""
+
+    url: str
+
+    status: int
+
+    statusText: str
+
+    ok: bool
+
+
+class ViewportSize(TypedDict):
+    """The `ViewportSize` option object."""
+
+    height: int
+    """page height in pixels."""
+
+    width: int
+    """page width in pixels."""
+
+
+class WorkerSummary(TypedDict):
+    """The `WorkerSummary` option object."""
+
+    url: str
