@@ -13,7 +13,7 @@ from generator.diagnostics import Diagnostics
 from generator.ir import ToolParam
 from generator.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.lowering import Lowerer, Unlowerable
-from generator.type_tree import OneOf, TypeNode
+from generator.type_tree import Base64Bytes, OneOf, TypeNode, walk
 
 
 @dataclass
@@ -106,6 +106,13 @@ class OverloadMerger:
                     out.append((f.name, lowered, f.doc, True))
                 continue
             lowered = self.lowerer.lower(param.type)
+            if not isinstance(lowered, Unlowerable) and any(
+                isinstance(n, Base64Bytes) for n in walk(lowered)
+            ):
+                lowered = Unlowerable(
+                    param.type.qualified,
+                    "binary input (byte[]) is not supported as a tool argument",
+                )
             if isinstance(lowered, Unlowerable):
                 self.diagnostics.info(
                     where,

@@ -88,21 +88,6 @@ export interface DropPayload {
   files?: JsonValue;
 }
 
-export interface FilePayload {
-  /**
-   * File content
-   */
-  buffer: string;
-  /**
-   * File type
-   */
-  mimeType: string;
-  /**
-   * File name
-   */
-  name: string;
-}
-
 export interface FrameSummary {
   name: string;
   url: string;
@@ -3011,24 +2996,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Upload file or multiple files into `<input type=file>`. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
-   */
-  web_locator_setInputFiles: {
-    args: {
-      /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
-       */
-      selector: string;
-      files: FilePayload | FilePayload[];
-      noWaitAfter?: boolean;
-      /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
-       */
-      timeout?: number;
-    };
-    result: null;
-  };
-  /**
    * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
    *
    * **Details**
@@ -3359,18 +3326,6 @@ export interface WebTools {
     result: PageSummary | null;
   };
   /**
-   * Pauses script execution. Playwright will stop executing the script and wait for the user to either press the 'Resume' button in the page overlay or to call `playwright.resume()` in the DevTools console.
-   *
-   * User can inspect selectors or perform manual steps while paused. Resume will continue running the original script from the place it was paused.
-   *
-   * **NOTE:** This method requires Playwright to be started in a headed mode, with a falsy `headless` option.
-   */
-  web_pause: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * Returns the PDF buffer.
    *
    * `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
@@ -3443,14 +3398,6 @@ export interface WebTools {
       width?: string;
     };
     result: string;
-  };
-  /**
-   * Enters pick locator mode where hovering over page elements highlights them and shows the corresponding locator. Once the user clicks an element, the mode is deactivated and the `Locator` for the picked element is returned.
-   */
-  web_pickLocator: {
-    args: {
-    };
-    result: null;
   };
   /**
    * Focuses the element, and then uses `Keyboard.down()` and `Keyboard.up()`.
@@ -3770,30 +3717,6 @@ export interface WebTools {
        * An object containing additional HTTP headers to be sent with every request. All header values must be strings.
        */
       headers: Record<string, string>;
-    };
-    result: null;
-  };
-  /**
-   * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
-   *
-   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
-   */
-  web_setInputFiles: {
-    args: {
-      /**
-       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
-       */
-      selector: string;
-      files: FilePayload | FilePayload[];
-      noWaitAfter?: boolean;
-      /**
-       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
-       */
-      strict?: boolean;
-      /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
-       */
-      timeout?: number;
     };
     result: null;
   };
@@ -4964,10 +4887,6 @@ export interface WebToolFunctions {
    */
   web_locator_setChecked(args: WebTools["web_locator_setChecked"]["args"]): Promise<WebTools["web_locator_setChecked"]["result"]>;
   /**
-   * Upload file or multiple files into `<input type=file>`. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
-   */
-  web_locator_setInputFiles(args: WebTools["web_locator_setInputFiles"]["args"]): Promise<WebTools["web_locator_setInputFiles"]["result"]>;
-  /**
    * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
    *
    * **Details**
@@ -5054,14 +4973,6 @@ export interface WebToolFunctions {
    */
   web_opener(args: WebTools["web_opener"]["args"]): Promise<WebTools["web_opener"]["result"]>;
   /**
-   * Pauses script execution. Playwright will stop executing the script and wait for the user to either press the 'Resume' button in the page overlay or to call `playwright.resume()` in the DevTools console.
-   *
-   * User can inspect selectors or perform manual steps while paused. Resume will continue running the original script from the place it was paused.
-   *
-   * **NOTE:** This method requires Playwright to be started in a headed mode, with a falsy `headless` option.
-   */
-  web_pause(args: WebTools["web_pause"]["args"]): Promise<WebTools["web_pause"]["result"]>;
-  /**
    * Returns the PDF buffer.
    *
    * `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
@@ -5069,10 +4980,6 @@ export interface WebToolFunctions {
    * **NOTE:** By default, `page.pdf()` generates a pdf with modified colors for printing. Use the [`-webkit-print-color-adjust`](https://developer.mozilla.org/en-US/docs/Web/CSS/-webkit-print-color-adjust) property to force rendering of exact colors.
    */
   web_pdf(args: WebTools["web_pdf"]["args"]): Promise<WebTools["web_pdf"]["result"]>;
-  /**
-   * Enters pick locator mode where hovering over page elements highlights them and shows the corresponding locator. Once the user clicks an element, the mode is deactivated and the `Locator` for the picked element is returned.
-   */
-  web_pickLocator(args: WebTools["web_pickLocator"]["args"]): Promise<WebTools["web_pickLocator"]["result"]>;
   /**
    * Focuses the element, and then uses `Keyboard.down()` and `Keyboard.up()`.
    *
@@ -5175,12 +5082,6 @@ export interface WebToolFunctions {
    * **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
    */
   web_setExtraHTTPHeaders(args: WebTools["web_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_setExtraHTTPHeaders"]["result"]>;
-  /**
-   * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
-   *
-   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
-   */
-  web_setInputFiles(args: WebTools["web_setInputFiles"]["args"]): Promise<WebTools["web_setInputFiles"]["result"]>;
   /**
    * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
    *

@@ -91,19 +91,6 @@ class DropPayload(TypedDict):
     files: NotRequired[JsonValue]
 
 
-class FilePayload(TypedDict):
-    """The `FilePayload` option object."""
-
-    buffer: str
-    """File content"""
-
-    mimeType: str
-    """File type"""
-
-    name: str
-    """File name"""
-
-
 class FrameSummary(TypedDict):
     """The `FrameSummary` option object."""
 

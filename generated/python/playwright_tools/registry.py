@@ -159,7 +159,6 @@ from playwright_tools.tools.web_locator_scroll_into_view_if_needed import (
 )
 from playwright_tools.tools.web_locator_select_text import WebLocatorSelectText
 from playwright_tools.tools.web_locator_set_checked import WebLocatorSetChecked
-from playwright_tools.tools.web_locator_set_input_files import WebLocatorSetInputFiles
 from playwright_tools.tools.web_locator_tap import WebLocatorTap
 from playwright_tools.tools.web_locator_text_content import WebLocatorTextContent
 from playwright_tools.tools.web_locator_type import WebLocatorType
@@ -175,9 +174,7 @@ from playwright_tools.tools.web_mouse_move import WebMouseMove
 from playwright_tools.tools.web_mouse_up import WebMouseUp
 from playwright_tools.tools.web_mouse_wheel import WebMouseWheel
 from playwright_tools.tools.web_opener import WebOpener
-from playwright_tools.tools.web_pause import WebPause
 from playwright_tools.tools.web_pdf import WebPdf
-from playwright_tools.tools.web_pick_locator import WebPickLocator
 from playwright_tools.tools.web_press import WebPress
 from playwright_tools.tools.web_query_selector import WebQuerySelector
 from playwright_tools.tools.web_query_selector_all import WebQuerySelectorAll
@@ -193,7 +190,6 @@ from playwright_tools.tools.web_set_content import WebSetContent
 from playwright_tools.tools.web_set_default_navigation_timeout import WebSetDefaultNavigationTimeout
 from playwright_tools.tools.web_set_default_timeout import WebSetDefaultTimeout
 from playwright_tools.tools.web_set_extra_http_headers import WebSetExtraHTTPHeaders
-from playwright_tools.tools.web_set_input_files import WebSetInputFiles
 from playwright_tools.tools.web_set_viewport_size import WebSetViewportSize
 from playwright_tools.tools.web_tap import WebTap
 from playwright_tools.tools.web_text_content import WebTextContent
@@ -368,7 +364,6 @@ TOOLS: dict[str, ShimClass] = {
     "web_locator_scrollIntoViewIfNeeded": WebLocatorScrollIntoViewIfNeeded,
     "web_locator_selectText": WebLocatorSelectText,
     "web_locator_setChecked": WebLocatorSetChecked,
-    "web_locator_setInputFiles": WebLocatorSetInputFiles,
     "web_locator_tap": WebLocatorTap,
     "web_locator_textContent": WebLocatorTextContent,
     "web_locator_type": WebLocatorType,
@@ -384,9 +379,7 @@ TOOLS: dict[str, ShimClass] = {
     "web_mouse_up": WebMouseUp,
     "web_mouse_wheel": WebMouseWheel,
     "web_opener": WebOpener,
-    "web_pause": WebPause,
     "web_pdf": WebPdf,
-    "web_pickLocator": WebPickLocator,
     "web_press": WebPress,
     "web_querySelector": WebQuerySelector,
     "web_querySelectorAll": WebQuerySelectorAll,
@@ -402,7 +395,6 @@ TOOLS: dict[str, ShimClass] = {
     "web_setDefaultNavigationTimeout": WebSetDefaultNavigationTimeout,
     "web_setDefaultTimeout": WebSetDefaultTimeout,
     "web_setExtraHTTPHeaders": WebSetExtraHTTPHeaders,
-    "web_setInputFiles": WebSetInputFiles,
     "web_setViewportSize": WebSetViewportSize,
     "web_tap": WebTap,
     "web_textContent": WebTextContent,
