@@ -21,6 +21,11 @@ from generator.python_binding import PythonBinder
 from generator.type_tree import Scalar
 
 EVENT_METHOD = re.compile(r"^(on|off|once)[A-Z]")
+# Methods that wait for a person at the browser; as tools they would hang an agent.
+INTERACTIVE = {
+    "pause": "opens the Playwright Inspector and waits for a person to resume",
+    "pickLocator": "waits for a person to pick an element in the browser",
+}
 HAND_AUTHOR = "hand-author this tool; callbacks and events cannot cross a tool boundary"
 SELECTOR = ToolParam(
     "selector",
@@ -61,7 +66,7 @@ class Binder:
         """Why a method can never be a tool (events), or None; used by the surface report too."""
         if EVENT_METHOD.match(entry.method):
             return "registers an event listener"
-        return None
+        return INTERACTIVE.get(entry.method)
 
     def bind(self, entry: AllowlistEntry) -> Tool | None:
         interface = self.java.interface(entry.target.java_class)
@@ -75,8 +80,9 @@ class Binder:
         member = f"{interface.name}#{entry.method}"
         refusal = self.refusal(entry)
         if refusal is not None:
+            hint = HAND_AUTHOR if refusal.startswith("registers") else "remove the entry"
             self.diagnostics.error(
-                entry.location, f"{member} {refusal} and cannot be generated", HAND_AUTHOR
+                entry.location, f"{member} {refusal} and cannot be generated", hint
             )
             return None
         if not all(m.has_parameter_names for m in overloads):
