@@ -14,7 +14,7 @@ from generator.diagnostics import Diagnostics
 from generator.ir import Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
-from generator.names import ToolName, snake_case
+from generator.names import ToolName, python_member
 from generator.overloads import OverloadMerger
 from generator.python_api import PythonSurface
 from generator.python_binding import PythonBinder
@@ -111,7 +111,7 @@ class Binder:
                 )
                 return None
             params = (SELECTOR, *params)
-        python_name = snake_case(entry.method)
+        python_name = python_member(entry.method)
         methods = self.python.counterpart(
             entry.location, member, entry.target.python_class, python_name
         )

@@ -19,6 +19,7 @@ from generator.jar_resolver import resolve_jar
 from generator.java_surface import build_surface
 from generator.python_api import read_python_surface
 from generator.render import Renderer, default_templates
+from generator.surface_report import build_report
 from generator.targets import TARGETS
 
 
@@ -77,7 +78,10 @@ def generate(allowlist: Allowlist, jar: Path | None, templates: Path) -> Generat
             f"pip install playwright=={allowlist.playwright_version}",
         )
     tools = Binder(java, python, diagnostics).bind_all(allowlist)
-    files = Renderer(templates).render_all(tools, allowlist.playwright_version, python.version)
+    report = build_report(java, python, tools, diagnostics)
+    files = Renderer(templates).render_all(
+        tools, allowlist.playwright_version, python.version, report
+    )
     return Generation(files, tools, diagnostics)
 
 

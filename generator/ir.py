@@ -40,7 +40,8 @@ class CallArgument:
     `python_typed_dict` names the Python API's own TypedDict for this argument, when it has one:
     its required keys can differ from Java's (Python's `Geolocation` is `total=False`), so the shim
     hands the value over as that type. `loosely_typed` means the two annotations differ in form
-    only, and the value is handed over as `Any`.
+    only, and the value is handed over as `Any`. `null_literal` is the Python value that stands for
+    JSON null when Python uses None for "not given" (`emulate_media(media="null")` resets media).
     """
 
     python_name: str
@@ -48,6 +49,7 @@ class CallArgument:
     packed_keys: tuple[str, ...] = ()
     python_typed_dict: str | None = None
     loosely_typed: bool = False
+    null_literal: str | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from generator.type_tree import (
     EnumOf,
     Field,
     ListOf,
+    LocatorSelector,
     MapOf,
     Null,
     Nullable,
@@ -59,6 +60,9 @@ CALLBACK_TYPES = frozenset(
         "com.microsoft.playwright.options.FunctionCallback",
     }
 )
+
+
+LOCATOR = "com.microsoft.playwright.Locator"
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,9 @@ class Lowerer:
             return _SCALARS[t.name]
         if t.name == "java.lang.Object":
             return AnyJson()
+        if t.name == "java.util.Optional" and len(t.args) == 1:
+            inner = self.lower(t.args[0])
+            return inner if isinstance(inner, Unlowerable) else Nullable(inner)
         if t.name in _LISTS and len(t.args) == 1:
             item = self.lower(t.args[0])
             return item if isinstance(item, Unlowerable) else ListOf(item)
@@ -155,12 +162,16 @@ class Lowerer:
         struct = self._surface.struct(t.name)
         if struct is not None:
             return self.lower_struct(struct.name)
+        if t.name == LOCATOR:
+            return LocatorSelector()
         if t.name in self._surface.opaque:
             return Unlowerable(t.qualified, "a live browser object cannot be passed as JSON")
         return Unlowerable(t.qualified, "no JSON form is defined for this type")
 
     def _enum(self, name: str, constants: tuple[str, ...]) -> TypeNode | Unlowerable:
-        wire = self._wire.get(frozenset(_normal(c) for c in constants))
+        normal = frozenset(_normal(c) for c in constants)
+        # Python spells "reset to default" of an Optional<Enum> option as the literal "null".
+        wire = self._wire.get(normal) or self._wire.get(normal | {"NULL"})
         if wire is None:
             return Unlowerable(
                 name, "no Python Literal has the same values, so its wire strings are unknown"

@@ -29,6 +29,12 @@ def snake_case(java_name: str) -> str:
     return _SNAKE_BOUNDARY.sub(r"_\1", java_name).lower()
 
 
+def python_member(java_name: str) -> str:
+    """The Python API's name for a Java method: snake_case, with `_` after a keyword (`and_`)."""
+    name = snake_case(java_name)
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def is_identifier(text: str) -> bool:
     return bool(_IDENTIFIER.match(text))
 

@@ -13,7 +13,7 @@ from generator.diagnostics import Diagnostics
 from generator.ir import ToolParam
 from generator.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.lowering import Lowerer, Unlowerable
-from generator.type_tree import Base64Bytes, OneOf, TypeNode, walk
+from generator.type_tree import ListOf, LocatorSelector, OneOf, TypeNode, walk
 
 
 @dataclass
@@ -40,6 +40,18 @@ def options_struct(java: JavaSurface, overload_param_type: str) -> JavaStruct | 
     if not overload_param_type.endswith("Options"):
         return None
     return java.struct(overload_param_type)
+
+
+def _selectors_on_top(node: TypeNode | Unlowerable, java_type: str) -> TypeNode | Unlowerable:
+    """A Locator argument becomes `page.locator(selector)` in the shim, which is written only for
+    a parameter that is a selector or a list of them; deeper ones are refused."""
+    if isinstance(node, Unlowerable):
+        return node
+    top = node.item if isinstance(node, ListOf) else node
+    inner = walk(top)[1:] if isinstance(top, LocatorSelector) else walk(top)
+    if any(isinstance(n, LocatorSelector) for n in inner):
+        return Unlowerable(java_type, "a Locator nested inside another value cannot be passed")
+    return node
 
 
 class OverloadMerger:
@@ -97,7 +109,7 @@ class OverloadMerger:
             struct = options_struct(self.java, param.type.name)
             if struct is not None:
                 for f in struct.fields:
-                    lowered = self.lowerer.lower_field(f)
+                    lowered = _selectors_on_top(self.lowerer.lower_field(f), f.type.qualified)
                     if isinstance(lowered, Unlowerable):
                         self.diagnostics.info(
                             where, f"option '{f.name}' ({f.type}) is left out: {lowered.reason}"
@@ -105,14 +117,7 @@ class OverloadMerger:
                         continue
                     out.append((f.name, lowered, f.doc, True))
                 continue
-            lowered = self.lowerer.lower(param.type)
-            if not isinstance(lowered, Unlowerable) and any(
-                isinstance(n, Base64Bytes) for n in walk(lowered)
-            ):
-                lowered = Unlowerable(
-                    param.type.qualified,
-                    "binary input (byte[]) is not supported as a tool argument",
-                )
+            lowered = _selectors_on_top(self.lowerer.lower(param.type), param.type.qualified)
             if isinstance(lowered, Unlowerable):
                 self.diagnostics.info(
                     where,

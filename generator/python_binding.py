@@ -15,8 +15,9 @@ from generator.ir import CallArgument, ToolParam
 from generator.live_objects import LiveSummary
 from generator.lowering import literal_sets, normal_annotation
 from generator.names import snake_case
-from generator.python_api import PyMethod, PythonSurface
-from generator.type_tree import AnyJson, EnumOf, ObjectOf, OneOf, TypeNode, walk
+from generator.python_api import PyMethod, PyParam, PythonSurface
+from generator.type_tree import AnyJson, EnumOf, MapOf, Nullable, ObjectOf, OneOf, TypeNode, walk
+from generator.writers import typescript
 
 
 @dataclass(frozen=True)
@@ -83,18 +84,26 @@ class PythonBinder:
                 continue
             py = method.param(snake_case(param.wire_name))
             if py is None:
-                unmatched.append(param)
-                continue
+                singular = self._singular(location, member, method, param)
+                if singular is None:
+                    unmatched.append(param)
+                    continue
+                py, param = singular
             self._compare(
                 f"{member}({param.wire_name})", python, param, py.has_default, py.annotation
             )
             typed_dict = self._typed_dict(py.annotation)
+            literals = {v for values in literal_sets(py.annotation) for v in values}
+            null_literal = (
+                "null" if isinstance(param.type, Nullable) and "null" in literals else None
+            )
             call.append(
                 CallArgument(
                     py.name,
                     (param,),
                     python_typed_dict=typed_dict,
                     loosely_typed=typed_dict is None and self._loose(param.type, py.annotation),
+                    null_literal=null_literal,
                 )
             )
             kept.append(param)
@@ -145,6 +154,38 @@ class PythonBinder:
             return False
         loose = any(isinstance(n, AnyJson | OneOf | ObjectOf) for n in walk(node))
         return loose or any(name in annotation for name in self.python.typed_dicts)
+
+    def _singular(
+        self, location: str, member: str, method: PyMethod, param: ToolParam
+    ) -> tuple[PyParam, ToolParam] | None:
+        """Java's plural parameter under Python's singular name (`selectOption(values)` is
+        `select_option(value=...)`), keeping only the union members Python's annotation takes."""
+        name = snake_case(param.wire_name)
+        py = method.param(name[:-1]) if name.endswith("s") else None
+        if py is None:
+            return None
+        options = param.type.options if isinstance(param.type, OneOf) else (param.type,)
+        kept = tuple(o for o in options if self._takes(o, py.annotation))
+        if not kept:
+            return None
+        dropped = [o for o in options if o not in kept]
+        if dropped:
+            names = ", ".join(typescript.type_expression(o) for o in dropped)
+            self.diagnostics.info(
+                location,
+                f"{member}: Java '{param.wire_name}' is Python '{py.name}', which takes no {names} members; "
+                "those overloads are left out",
+            )
+        narrowed = kept[0] if len(kept) == 1 else OneOf(kept)
+        return py, ToolParam(param.wire_name, narrowed, param.required, param.description)
+
+    def _takes(self, node: TypeNode, annotation: str) -> bool:
+        """Whether Python's annotation can take JSON objects, where `node` contains one."""
+        if not any(isinstance(n, ObjectOf | MapOf) for n in walk(node)):
+            return True
+        return any(
+            word in annotation for word in ("Dict", "Mapping", "Any", *self.python.typed_dicts)
+        )
 
     def _typed_dict(self, annotation: str) -> str | None:
         name = annotation.removeprefix("typing.Optional[").removesuffix("]")

@@ -15,6 +15,7 @@ from black.parsing import InvalidInput
 from generator import views
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import Tool
+from generator.surface_report import SurfaceReport
 from generator.writers import python as python_writer
 
 _BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
@@ -72,6 +73,7 @@ def environment(template_dir: Path) -> jinja2.Environment:
     env.filters["yaml"] = yaml_scalar
     env.filters["yaml_block"] = yaml_block
     env.filters["pystr"] = python_writer.string_literal
+    env.filters["md"] = markdown_cell
     return env
 
 
@@ -111,7 +113,7 @@ class Renderer:
             ) from None
 
     def render_all(
-        self, tools: list[Tool], java_version: str, python_version: str
+        self, tools: list[Tool], java_version: str, python_version: str, report: SurfaceReport
     ) -> dict[str, str]:
         files: dict[str, str] = {}
         shims = [views.shim_view(t) for t in tools]
@@ -124,6 +126,7 @@ class Renderer:
                 imports_typing=views.types_module_imports(objects),
             ),
             f"{PYTHON_ROOT}/_validate.py": self._render("validate.py.j2"),
+            f"{PYTHON_ROOT}/_convert.py": self._render("convert.py.j2"),
             f"{PYTHON_ROOT}/registry.py": self._render("registry.py.j2", shims=shims),
             f"{PYTHON_ROOT}/tools/__init__.py": self._render("tools_init.py.j2"),
         }
@@ -149,4 +152,26 @@ class Renderer:
             interfaces=[views.ts_interface_view(o) for o in objects],
             tools=[views.ts_tool_view(t) for t in tools],
         )
+        files["SURFACE.md"] = self._render(
+            "SURFACE.md.j2",
+            report=report,
+            counts=_counts(report),
+            events=[r for r in report.rows if r.category == "event"],
+            interfaces=sorted({r.interface for r in report.rows}),
+            java_version=java_version,
+            python_version=python_version,
+        )
         return dict(sorted(files.items()))
+
+
+def _counts(report: SurfaceReport) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for row in report.rows:
+        label = "tool" if row.status == "tool" else f"{row.status}: {row.category}"
+        counts[label] = counts.get(label, 0) + 1
+    return sorted(counts.items())
+
+
+def markdown_cell(text: str) -> str:
+    """Text that stays inside one Markdown table cell."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")

@@ -76,6 +76,14 @@ class ObjectOf:
 
 
 @dataclass(frozen=True)
+class LocatorSelector:
+    """A Java `Locator` argument, carried as a selector string; the shim passes `page.locator(it)`.
+
+    It appears only as a tool parameter's type or as the item type of one, never deeper.
+    """
+
+
+@dataclass(frozen=True)
 class OneOf:
     """Any one of `options` (Java overloads `String` / `String[]`); options are distinct and none is a OneOf."""
 
@@ -90,7 +98,17 @@ class Nullable:
 
 
 TypeNode = (
-    Scalar | AnyJson | Null | Base64Bytes | ListOf | MapOf | EnumOf | ObjectOf | OneOf | Nullable
+    Scalar
+    | AnyJson
+    | Null
+    | Base64Bytes
+    | LocatorSelector
+    | ListOf
+    | MapOf
+    | EnumOf
+    | ObjectOf
+    | OneOf
+    | Nullable
 )
 
 

@@ -88,6 +88,21 @@ export interface DropPayload {
   files?: JsonValue;
 }
 
+export interface FilePayload {
+  /**
+   * File content
+   */
+  buffer: string;
+  /**
+   * File type
+   */
+  mimeType: string;
+  /**
+   * File name
+   */
+  name: string;
+}
+
 export interface FrameSummary {
   name: string;
   url: string;
@@ -883,6 +898,26 @@ export interface WebTools {
    */
   web_emulateMedia: {
     args: {
+      /**
+       * Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.
+       */
+      colorScheme?: "light" | "dark" | "no-preference" | null;
+      /**
+       * Emulates `"prefers-contrast"` media feature, supported values are `"no-preference"`, `"more"`. Passing `null` disables contrast emulation.
+       */
+      contrast?: "no-preference" | "more" | null;
+      /**
+       * Emulates `"forced-colors"` media feature, supported values are `"active"` and `"none"`. Passing `null` disables forced colors emulation.
+       */
+      forcedColors?: "active" | "none" | null;
+      /**
+       * Changes the CSS media type of the page. The only allowed values are `"screen"`, `"print"` and `null`. Passing `null` disables CSS media emulation.
+       */
+      media?: "screen" | "print" | null;
+      /**
+       * Emulates `"prefers-reduced-motion"` media feature, supported values are `"reduce"`, `"no-preference"`. Passing `null` disables reduced motion emulation.
+       */
+      reducedMotion?: "reduce" | "no-preference" | null;
     };
     result: null;
   };
@@ -1665,6 +1700,20 @@ export interface WebTools {
        */
       selector: string;
       /**
+       * Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+       *
+       * Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      has?: string;
+      /**
+       * Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      hasNot?: string;
+      /**
        * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
        */
       hasNotText?: string;
@@ -1716,6 +1765,22 @@ export interface WebTools {
       selector: string;
     };
     result: string[];
+  };
+  /**
+   * Creates a locator that matches both this locator and the argument locator.
+   */
+  web_locator_and: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Additional locator to match.
+       */
+      locator: string;
+    };
+    result: null;
   };
   /**
    * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
@@ -2071,6 +2136,55 @@ export interface WebTools {
     result: null;
   };
   /**
+   * Drag the source element towards the target element and drop it.
+   *
+   * **Details**
+   *
+   * This method drags the locator to another target locator or target position. It will first move to the source element, perform a `mousedown`, then move to the target element or position and perform a `mouseup`.
+   */
+  web_locator_dragTo: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Locator of the element to drag to.
+       */
+      target: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Clicks on the source element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used.
+       */
+      sourcePosition?: Position;
+      /**
+       * Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between the `mousedown` and `mouseup` of the drag. When set to 1, emits a single `mousemove` event at the destination location.
+       */
+      steps?: number;
+      /**
+       * Drops on the target element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used.
+       */
+      targetPosition?: Position;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
    * Simulate an external drag-and-drop of files or clipboard-like data onto this locator.
    *
    * **Details**
@@ -2258,6 +2372,20 @@ export interface WebTools {
        * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
        */
       selector: string;
+      /**
+       * Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+       *
+       * Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      has?: string;
+      /**
+       * Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      hasNot?: string;
       /**
        * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
        */
@@ -2760,7 +2888,21 @@ export interface WebTools {
       /**
        * A selector or locator to use when resolving DOM element.
        */
-      selectorOrLocator: string;
+      selectorOrLocator: string | string;
+      /**
+       * Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+       *
+       * Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      has?: string;
+      /**
+       * Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      hasNot?: string;
       /**
        * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
        */
@@ -2794,6 +2936,24 @@ export interface WebTools {
        */
       selector: string;
       index: number;
+    };
+    result: null;
+  };
+  /**
+   * Creates a locator matching all elements that match one or both of the two locators.
+   *
+   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+   */
+  web_locator_or: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Alternative locator to match.
+       */
+      locator: string;
     };
     result: null;
   };
@@ -2886,6 +3046,10 @@ export interface WebTools {
        */
       caret?: "hide" | "initial";
       /**
+       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.
+       */
+      mask?: string[];
+      /**
        * Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.
        */
       maskColor?: string;
@@ -2935,6 +3099,41 @@ export interface WebTools {
       timeout?: number;
     };
     result: null;
+  };
+  /**
+   * Selects option or options in `<select>`.
+   *
+   * **Details**
+   *
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_locator_selectOption: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
+       */
+      values: string | string[];
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string[];
   };
   /**
    * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then focuses the element and selects all its text content.
@@ -2992,6 +3191,24 @@ export interface WebTools {
        * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Upload file or multiple files into `<input type=file>`. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   */
+  web_locator_setInputFiles: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      files: FilePayload | FilePayload[];
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
     };
     result: null;
   };
@@ -3490,6 +3707,18 @@ export interface WebTools {
     result: ResponseSummary | null;
   };
   /**
+   * Removes all locator handlers added by `Page.addLocatorHandler()` for a specific locator.
+   */
+  web_removeLocatorHandler: {
+    args: {
+      /**
+       * Locator passed to `Page.addLocatorHandler()`.
+       */
+      locator: string;
+    };
+    result: null;
+  };
+  /**
    * API testing helper associated with this page. This method returns the same instance as `BrowserContext.request()` on the page's context. See `BrowserContext.request()` for more details.
    */
   web_request: {
@@ -3554,6 +3783,10 @@ export interface WebTools {
        */
       fullPage?: boolean;
       /**
+       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.
+       */
+      mask?: string[];
+      /**
        * Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.
        */
       maskColor?: string;
@@ -3585,6 +3818,41 @@ export interface WebTools {
       type?: "png" | "jpeg" | "webp";
     };
     result: string;
+  };
+  /**
+   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_selectOption: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
+       */
+      values: string | string[];
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string[];
   };
   /**
    * Provides access to the page's `sessionStorage` for the current origin. See `WebStorage`.
@@ -3717,6 +3985,30 @@ export interface WebTools {
        * An object containing additional HTTP headers to be sent with every request. All header values must be strings.
        */
       headers: Record<string, string>;
+    };
+    result: null;
+  };
+  /**
+   * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   *
+   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
+   */
+  web_setInputFiles: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      files: FilePayload | FilePayload[];
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
     };
     result: null;
   };
@@ -4550,6 +4842,10 @@ export interface WebToolFunctions {
    */
   web_locator_allTextContents(args: WebTools["web_locator_allTextContents"]["args"]): Promise<WebTools["web_locator_allTextContents"]["result"]>;
   /**
+   * Creates a locator that matches both this locator and the argument locator.
+   */
+  web_locator_and(args: WebTools["web_locator_and"]["args"]): Promise<WebTools["web_locator_and"]["result"]>;
+  /**
    * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
    */
   web_locator_ariaSnapshot(args: WebTools["web_locator_ariaSnapshot"]["args"]): Promise<WebTools["web_locator_ariaSnapshot"]["result"]>;
@@ -4658,6 +4954,14 @@ export interface WebToolFunctions {
    * Programmatically dispatch an event on the matching element.
    */
   web_locator_dispatchEvent(args: WebTools["web_locator_dispatchEvent"]["args"]): Promise<WebTools["web_locator_dispatchEvent"]["result"]>;
+  /**
+   * Drag the source element towards the target element and drop it.
+   *
+   * **Details**
+   *
+   * This method drags the locator to another target locator or target position. It will first move to the source element, perform a `mousedown`, then move to the target element or position and perform a `mouseup`.
+   */
+  web_locator_dragTo(args: WebTools["web_locator_dragTo"]["args"]): Promise<WebTools["web_locator_dragTo"]["result"]>;
   /**
    * Simulate an external drag-and-drop of files or clipboard-like data onto this locator.
    *
@@ -4851,6 +5155,12 @@ export interface WebToolFunctions {
    */
   web_locator_nth(args: WebTools["web_locator_nth"]["args"]): Promise<WebTools["web_locator_nth"]["result"]>;
   /**
+   * Creates a locator matching all elements that match one or both of the two locators.
+   *
+   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+   */
+  web_locator_or(args: WebTools["web_locator_or"]["args"]): Promise<WebTools["web_locator_or"]["result"]>;
+  /**
    * A page this locator belongs to.
    */
   web_locator_page(args: WebTools["web_locator_page"]["args"]): Promise<WebTools["web_locator_page"]["result"]>;
@@ -4877,6 +5187,20 @@ export interface WebToolFunctions {
    */
   web_locator_scrollIntoViewIfNeeded(args: WebTools["web_locator_scrollIntoViewIfNeeded"]["args"]): Promise<WebTools["web_locator_scrollIntoViewIfNeeded"]["result"]>;
   /**
+   * Selects option or options in `<select>`.
+   *
+   * **Details**
+   *
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_locator_selectOption(args: WebTools["web_locator_selectOption"]["args"]): Promise<WebTools["web_locator_selectOption"]["result"]>;
+  /**
    * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then focuses the element and selects all its text content.
    *
    * If the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), focuses and selects text in the control instead.
@@ -4886,6 +5210,10 @@ export interface WebToolFunctions {
    * Set the state of a checkbox or a radio element.
    */
   web_locator_setChecked(args: WebTools["web_locator_setChecked"]["args"]): Promise<WebTools["web_locator_setChecked"]["result"]>;
+  /**
+   * Upload file or multiple files into `<input type=file>`. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   */
+  web_locator_setInputFiles(args: WebTools["web_locator_setInputFiles"]["args"]): Promise<WebTools["web_locator_setInputFiles"]["result"]>;
   /**
    * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
    *
@@ -5009,6 +5337,10 @@ export interface WebToolFunctions {
    */
   web_reload(args: WebTools["web_reload"]["args"]): Promise<WebTools["web_reload"]["result"]>;
   /**
+   * Removes all locator handlers added by `Page.addLocatorHandler()` for a specific locator.
+   */
+  web_removeLocatorHandler(args: WebTools["web_removeLocatorHandler"]["args"]): Promise<WebTools["web_removeLocatorHandler"]["result"]>;
+  /**
    * API testing helper associated with this page. This method returns the same instance as `BrowserContext.request()` on the page's context. See `BrowserContext.request()` for more details.
    */
   web_request(args: WebTools["web_request"]["args"]): Promise<WebTools["web_request"]["result"]>;
@@ -5034,6 +5366,16 @@ export interface WebToolFunctions {
    * Returns the buffer with the captured screenshot.
    */
   web_screenshot(args: WebTools["web_screenshot"]["args"]): Promise<WebTools["web_screenshot"]["result"]>;
+  /**
+   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_selectOption(args: WebTools["web_selectOption"]["args"]): Promise<WebTools["web_selectOption"]["result"]>;
   /**
    * Provides access to the page's `sessionStorage` for the current origin. See `WebStorage`.
    */
@@ -5082,6 +5424,12 @@ export interface WebToolFunctions {
    * **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
    */
   web_setExtraHTTPHeaders(args: WebTools["web_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_setExtraHTTPHeaders"]["result"]>;
+  /**
+   * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   *
+   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
+   */
+  web_setInputFiles(args: WebTools["web_setInputFiles"]["args"]): Promise<WebTools["web_setInputFiles"]["result"]>;
   /**
    * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
    *

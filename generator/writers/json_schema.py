@@ -10,6 +10,7 @@ from generator.type_tree import (
     EnumOf,
     Field,
     ListOf,
+    LocatorSelector,
     MapOf,
     Null,
     Nullable,
@@ -29,6 +30,11 @@ def schema(node: TypeNode) -> dict[str, Any]:
         return {}
     if isinstance(node, Null):
         return {"type": "null"}
+    if isinstance(node, LocatorSelector):
+        return {
+            "type": "string",
+            "description": "A selector; the element(s) it locates are passed.",
+        }
     if isinstance(node, Base64Bytes):
         return {"type": "string", "contentEncoding": "base64"}
     if isinstance(node, ListOf):

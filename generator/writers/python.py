@@ -10,6 +10,7 @@ from generator.type_tree import (
     Base64Bytes,
     EnumOf,
     ListOf,
+    LocatorSelector,
     MapOf,
     Null,
     Nullable,
@@ -30,6 +31,8 @@ def annotation(node: TypeNode) -> str:
         return "JsonValue"
     if isinstance(node, Null):
         return "None"
+    if isinstance(node, LocatorSelector):
+        return "str"
     if isinstance(node, Base64Bytes):
         return "str"
     if isinstance(node, ListOf):

@@ -10,6 +10,7 @@ from generator.type_tree import (
     Base64Bytes,
     EnumOf,
     ListOf,
+    LocatorSelector,
     MapOf,
     Null,
     Nullable,
@@ -30,6 +31,8 @@ def type_expression(node: TypeNode) -> str:
         return "JsonValue"
     if isinstance(node, Null):
         return "null"
+    if isinstance(node, LocatorSelector):
+        return "string"
     if isinstance(node, Base64Bytes):
         return "string"
     if isinstance(node, ListOf):

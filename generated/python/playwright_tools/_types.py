@@ -11,6 +11,16 @@ JsonValue = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "Jso
 """Any value JSON can carry; tool arguments and results are always of this type."""
 
 
+class Unset:
+    """The type of UNSET: an optional argument that was not given, as distinct from null."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset()
+
+
 class BoundingBox(TypedDict):
     """The `BoundingBox` option object."""
 
@@ -89,6 +99,19 @@ class DropPayload(TypedDict):
     data: NotRequired[dict[str, str]]
 
     files: NotRequired[JsonValue]
+
+
+class FilePayload(TypedDict):
+    """The `FilePayload` option object."""
+
+    buffer: str
+    """File content"""
+
+    mimeType: str
+    """File type"""
+
+    name: str
+    """File name"""
 
 
 class FrameSummary(TypedDict):

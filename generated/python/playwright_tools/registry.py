@@ -104,6 +104,7 @@ from playwright_tools.tools.web_locator import WebLocator
 from playwright_tools.tools.web_locator_all import WebLocatorAll
 from playwright_tools.tools.web_locator_all_inner_texts import WebLocatorAllInnerTexts
 from playwright_tools.tools.web_locator_all_text_contents import WebLocatorAllTextContents
+from playwright_tools.tools.web_locator_and import WebLocatorAnd
 from playwright_tools.tools.web_locator_aria_snapshot import WebLocatorAriaSnapshot
 from playwright_tools.tools.web_locator_blur import WebLocatorBlur
 from playwright_tools.tools.web_locator_bounding_box import WebLocatorBoundingBox
@@ -116,6 +117,7 @@ from playwright_tools.tools.web_locator_dblclick import WebLocatorDblclick
 from playwright_tools.tools.web_locator_describe import WebLocatorDescribe
 from playwright_tools.tools.web_locator_description import WebLocatorDescription
 from playwright_tools.tools.web_locator_dispatch_event import WebLocatorDispatchEvent
+from playwright_tools.tools.web_locator_drag_to import WebLocatorDragTo
 from playwright_tools.tools.web_locator_drop import WebLocatorDrop
 from playwright_tools.tools.web_locator_element_handle import WebLocatorElementHandle
 from playwright_tools.tools.web_locator_element_handles import WebLocatorElementHandles
@@ -150,6 +152,7 @@ from playwright_tools.tools.web_locator_last import WebLocatorLast
 from playwright_tools.tools.web_locator_locator import WebLocatorLocator
 from playwright_tools.tools.web_locator_normalize import WebLocatorNormalize
 from playwright_tools.tools.web_locator_nth import WebLocatorNth
+from playwright_tools.tools.web_locator_or import WebLocatorOr
 from playwright_tools.tools.web_locator_page import WebLocatorPage
 from playwright_tools.tools.web_locator_press import WebLocatorPress
 from playwright_tools.tools.web_locator_press_sequentially import WebLocatorPressSequentially
@@ -157,8 +160,10 @@ from playwright_tools.tools.web_locator_screenshot import WebLocatorScreenshot
 from playwright_tools.tools.web_locator_scroll_into_view_if_needed import (
     WebLocatorScrollIntoViewIfNeeded,
 )
+from playwright_tools.tools.web_locator_select_option import WebLocatorSelectOption
 from playwright_tools.tools.web_locator_select_text import WebLocatorSelectText
 from playwright_tools.tools.web_locator_set_checked import WebLocatorSetChecked
+from playwright_tools.tools.web_locator_set_input_files import WebLocatorSetInputFiles
 from playwright_tools.tools.web_locator_tap import WebLocatorTap
 from playwright_tools.tools.web_locator_text_content import WebLocatorTextContent
 from playwright_tools.tools.web_locator_type import WebLocatorType
@@ -179,17 +184,20 @@ from playwright_tools.tools.web_press import WebPress
 from playwright_tools.tools.web_query_selector import WebQuerySelector
 from playwright_tools.tools.web_query_selector_all import WebQuerySelectorAll
 from playwright_tools.tools.web_reload import WebReload
+from playwright_tools.tools.web_remove_locator_handler import WebRemoveLocatorHandler
 from playwright_tools.tools.web_request import WebRequest
 from playwright_tools.tools.web_request_gc import WebRequestGC
 from playwright_tools.tools.web_requests import WebRequests
 from playwright_tools.tools.web_screencast import WebScreencast
 from playwright_tools.tools.web_screenshot import WebScreenshot
+from playwright_tools.tools.web_select_option import WebSelectOption
 from playwright_tools.tools.web_session_storage import WebSessionStorage
 from playwright_tools.tools.web_set_checked import WebSetChecked
 from playwright_tools.tools.web_set_content import WebSetContent
 from playwright_tools.tools.web_set_default_navigation_timeout import WebSetDefaultNavigationTimeout
 from playwright_tools.tools.web_set_default_timeout import WebSetDefaultTimeout
 from playwright_tools.tools.web_set_extra_http_headers import WebSetExtraHTTPHeaders
+from playwright_tools.tools.web_set_input_files import WebSetInputFiles
 from playwright_tools.tools.web_set_viewport_size import WebSetViewportSize
 from playwright_tools.tools.web_tap import WebTap
 from playwright_tools.tools.web_text_content import WebTextContent
@@ -311,6 +319,7 @@ TOOLS: dict[str, ShimClass] = {
     "web_locator_all": WebLocatorAll,
     "web_locator_allInnerTexts": WebLocatorAllInnerTexts,
     "web_locator_allTextContents": WebLocatorAllTextContents,
+    "web_locator_and": WebLocatorAnd,
     "web_locator_ariaSnapshot": WebLocatorAriaSnapshot,
     "web_locator_blur": WebLocatorBlur,
     "web_locator_boundingBox": WebLocatorBoundingBox,
@@ -323,6 +332,7 @@ TOOLS: dict[str, ShimClass] = {
     "web_locator_describe": WebLocatorDescribe,
     "web_locator_description": WebLocatorDescription,
     "web_locator_dispatchEvent": WebLocatorDispatchEvent,
+    "web_locator_dragTo": WebLocatorDragTo,
     "web_locator_drop": WebLocatorDrop,
     "web_locator_elementHandle": WebLocatorElementHandle,
     "web_locator_elementHandles": WebLocatorElementHandles,
@@ -357,13 +367,16 @@ TOOLS: dict[str, ShimClass] = {
     "web_locator_locator": WebLocatorLocator,
     "web_locator_normalize": WebLocatorNormalize,
     "web_locator_nth": WebLocatorNth,
+    "web_locator_or": WebLocatorOr,
     "web_locator_page": WebLocatorPage,
     "web_locator_press": WebLocatorPress,
     "web_locator_pressSequentially": WebLocatorPressSequentially,
     "web_locator_screenshot": WebLocatorScreenshot,
     "web_locator_scrollIntoViewIfNeeded": WebLocatorScrollIntoViewIfNeeded,
+    "web_locator_selectOption": WebLocatorSelectOption,
     "web_locator_selectText": WebLocatorSelectText,
     "web_locator_setChecked": WebLocatorSetChecked,
+    "web_locator_setInputFiles": WebLocatorSetInputFiles,
     "web_locator_tap": WebLocatorTap,
     "web_locator_textContent": WebLocatorTextContent,
     "web_locator_type": WebLocatorType,
@@ -384,17 +397,20 @@ TOOLS: dict[str, ShimClass] = {
     "web_querySelector": WebQuerySelector,
     "web_querySelectorAll": WebQuerySelectorAll,
     "web_reload": WebReload,
+    "web_removeLocatorHandler": WebRemoveLocatorHandler,
     "web_request": WebRequest,
     "web_requestGC": WebRequestGC,
     "web_requests": WebRequests,
     "web_screencast": WebScreencast,
     "web_screenshot": WebScreenshot,
+    "web_selectOption": WebSelectOption,
     "web_sessionStorage": WebSessionStorage,
     "web_setChecked": WebSetChecked,
     "web_setContent": WebSetContent,
     "web_setDefaultNavigationTimeout": WebSetDefaultNavigationTimeout,
     "web_setDefaultTimeout": WebSetDefaultTimeout,
     "web_setExtraHTTPHeaders": WebSetExtraHTTPHeaders,
+    "web_setInputFiles": WebSetInputFiles,
     "web_setViewportSize": WebSetViewportSize,
     "web_tap": WebTap,
     "web_textContent": WebTextContent,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import ClassVar, Literal, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from playwright_tools._types import JsonValue
+from playwright_tools._types import JsonValue, UNSET, Unset
 
 
 @dataclass(frozen=True)
@@ -20,20 +20,130 @@ class WebEmulateMedia:
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
-        "properties": {},
+        "properties": {
+            "colorScheme": {
+                "anyOf": [
+                    {"type": "string", "enum": ["light", "dark", "no-preference"]},
+                    {"type": "null"},
+                ],
+                "description": 'Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.',
+            },
+            "contrast": {
+                "anyOf": [{"type": "string", "enum": ["no-preference", "more"]}, {"type": "null"}],
+                "description": 'Emulates `"prefers-contrast"` media feature, supported values are `"no-preference"`, `"more"`. Passing `null` disables contrast emulation.',
+            },
+            "forcedColors": {
+                "anyOf": [{"type": "string", "enum": ["active", "none"]}, {"type": "null"}],
+                "description": 'Emulates `"forced-colors"` media feature, supported values are `"active"` and `"none"`. Passing `null` disables forced colors emulation.',
+            },
+            "media": {
+                "anyOf": [{"type": "string", "enum": ["screen", "print"]}, {"type": "null"}],
+                "description": 'Changes the CSS media type of the page. The only allowed values are `"screen"`, `"print"` and `null`. Passing `null` disables CSS media emulation.',
+            },
+            "reducedMotion": {
+                "anyOf": [
+                    {"type": "string", "enum": ["reduce", "no-preference"]},
+                    {"type": "null"},
+                ],
+                "description": 'Emulates `"prefers-reduced-motion"` media feature, supported values are `"reduce"`, `"no-preference"`. Passing `null` disables reduced motion emulation.',
+            },
+        },
         "required": [],
         "additionalProperties": False,
     }
 
+    colorScheme: Literal["light", "dark", "no-preference"] | None | Unset = UNSET
+    """Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `\"light\"` and `\"dark\"`. Passing `null` disables color scheme emulation. `\"no-preference\"` is deprecated."""
+
+    contrast: Literal["no-preference", "more"] | None | Unset = UNSET
+    """Emulates `\"prefers-contrast\"` media feature, supported values are `\"no-preference\"`, `\"more\"`. Passing `null` disables contrast emulation."""
+
+    forcedColors: Literal["active", "none"] | None | Unset = UNSET
+    """Emulates `\"forced-colors\"` media feature, supported values are `\"active\"` and `\"none\"`. Passing `null` disables forced colors emulation."""
+
+    media: Literal["screen", "print"] | None | Unset = UNSET
+    """Changes the CSS media type of the page. The only allowed values are `\"screen\"`, `\"print\"` and `null`. Passing `null` disables CSS media emulation."""
+
+    reducedMotion: Literal["reduce", "no-preference"] | None | Unset = UNSET
+    """Emulates `\"prefers-reduced-motion\"` media feature, supported values are `\"reduce\"`, `\"no-preference\"`. Passing `null` disables reduced motion emulation."""
+
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebEmulateMedia:
         """Build from arguments that already passed validation against `parameters`."""
-        return cls()
+        return cls(
+            colorScheme=cast(
+                "Literal['light', 'dark', 'no-preference'] | None | Unset",
+                args.get("colorScheme", UNSET),
+            ),
+            contrast=cast(
+                "Literal['no-preference', 'more'] | None | Unset", args.get("contrast", UNSET)
+            ),
+            forcedColors=cast(
+                "Literal['active', 'none'] | None | Unset", args.get("forcedColors", UNSET)
+            ),
+            media=cast("Literal['screen', 'print'] | None | Unset", args.get("media", UNSET)),
+            reducedMotion=cast(
+                "Literal['reduce', 'no-preference'] | None | Unset",
+                args.get("reducedMotion", UNSET),
+            ),
+        )
 
     def run(self, page: SyncPage) -> None:
-        page.emulate_media()
+        page.emulate_media(
+            color_scheme=(
+                None
+                if isinstance(self.colorScheme, Unset)
+                else "null" if self.colorScheme is None else self.colorScheme
+            ),
+            contrast=(
+                None
+                if isinstance(self.contrast, Unset)
+                else "null" if self.contrast is None else self.contrast
+            ),
+            forced_colors=(
+                None
+                if isinstance(self.forcedColors, Unset)
+                else "null" if self.forcedColors is None else self.forcedColors
+            ),
+            media=(
+                None
+                if isinstance(self.media, Unset)
+                else "null" if self.media is None else self.media
+            ),
+            reduced_motion=(
+                None
+                if isinstance(self.reducedMotion, Unset)
+                else "null" if self.reducedMotion is None else self.reducedMotion
+            ),
+        )
         return None
 
     async def arun(self, page: AsyncPage) -> None:
-        await page.emulate_media()
+        await page.emulate_media(
+            color_scheme=(
+                None
+                if isinstance(self.colorScheme, Unset)
+                else "null" if self.colorScheme is None else self.colorScheme
+            ),
+            contrast=(
+                None
+                if isinstance(self.contrast, Unset)
+                else "null" if self.contrast is None else self.contrast
+            ),
+            forced_colors=(
+                None
+                if isinstance(self.forcedColors, Unset)
+                else "null" if self.forcedColors is None else self.forcedColors
+            ),
+            media=(
+                None
+                if isinstance(self.media, Unset)
+                else "null" if self.media is None else self.media
+            ),
+            reduced_motion=(
+                None
+                if isinstance(self.reducedMotion, Unset)
+                else "null" if self.reducedMotion is None else self.reducedMotion
+            ),
+        )
         return None

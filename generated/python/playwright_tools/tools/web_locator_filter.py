@@ -27,6 +27,14 @@ class WebLocatorFilter:
                 "type": "string",
                 "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
             },
+            "has": {
+                "type": "string",
+                "description": "Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.\n\nInner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+            },
+            "hasNot": {
+                "type": "string",
+                "description": "Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+            },
             "hasNotText": {
                 "type": "string",
                 "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.",
@@ -47,6 +55,18 @@ class WebLocatorFilter:
     selector: str
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
 
+    has: str | None = None
+    """Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+
+Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+
+Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
+
+    hasNot: str | None = None
+    """Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+
+Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
+
     hasNotText: str | None = None
     """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring."""
 
@@ -61,6 +81,8 @@ class WebLocatorFilter:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             selector=cast("str", args["selector"]),
+            has=cast("str | None", args.get("has")),
+            hasNot=cast("str | None", args.get("hasNot")),
             hasNotText=cast("str | None", args.get("hasNotText")),
             hasText=cast("str | None", args.get("hasText")),
             visible=cast("bool | None", args.get("visible")),
@@ -68,12 +90,20 @@ class WebLocatorFilter:
 
     def run(self, page: SyncPage) -> None:
         page.locator(self.selector).filter(
-            has_not_text=self.hasNotText, has_text=self.hasText, visible=self.visible
+            has=None if self.has is None else page.locator(self.has),
+            has_not=None if self.hasNot is None else page.locator(self.hasNot),
+            has_not_text=self.hasNotText,
+            has_text=self.hasText,
+            visible=self.visible,
         )
         return None
 
     async def arun(self, page: AsyncPage) -> None:
         page.locator(self.selector).filter(
-            has_not_text=self.hasNotText, has_text=self.hasText, visible=self.visible
+            has=None if self.has is None else page.locator(self.has),
+            has_not=None if self.hasNot is None else page.locator(self.hasNot),
+            has_not_text=self.hasNotText,
+            has_text=self.hasText,
+            visible=self.visible,
         )
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import Any, ClassVar, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
@@ -30,8 +30,22 @@ class WebLocatorLocator:
                 "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
             },
             "selectorOrLocator": {
-                "type": "string",
+                "anyOf": [
+                    {
+                        "type": "string",
+                        "description": "A selector; the element(s) it locates are passed.",
+                    },
+                    {"type": "string"},
+                ],
                 "description": "A selector or locator to use when resolving DOM element.",
+            },
+            "has": {
+                "type": "string",
+                "description": "Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.\n\nInner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+            },
+            "hasNot": {
+                "type": "string",
+                "description": "Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
             },
             "hasNotText": {
                 "type": "string",
@@ -49,8 +63,20 @@ class WebLocatorLocator:
     selector: str
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
 
-    selectorOrLocator: str
+    selectorOrLocator: str | str
     """A selector or locator to use when resolving DOM element."""
+
+    has: str | None = None
+    """Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+
+Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+
+Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
+
+    hasNot: str | None = None
+    """Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+
+Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
 
     hasNotText: str | None = None
     """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring."""
@@ -63,14 +89,18 @@ class WebLocatorLocator:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             selector=cast("str", args["selector"]),
-            selectorOrLocator=cast("str", args["selectorOrLocator"]),
+            selectorOrLocator=cast("str | str", args["selectorOrLocator"]),
+            has=cast("str | None", args.get("has")),
+            hasNot=cast("str | None", args.get("hasNot")),
             hasNotText=cast("str | None", args.get("hasNotText")),
             hasText=cast("str | None", args.get("hasText")),
         )
 
     def run(self, page: SyncPage) -> None:
         page.locator(self.selector).locator(
-            selector_or_locator=self.selectorOrLocator,
+            selector_or_locator=cast(Any, self.selectorOrLocator),
+            has=None if self.has is None else page.locator(self.has),
+            has_not=None if self.hasNot is None else page.locator(self.hasNot),
             has_not_text=self.hasNotText,
             has_text=self.hasText,
         )
@@ -78,7 +108,9 @@ class WebLocatorLocator:
 
     async def arun(self, page: AsyncPage) -> None:
         page.locator(self.selector).locator(
-            selector_or_locator=self.selectorOrLocator,
+            selector_or_locator=cast(Any, self.selectorOrLocator),
+            has=None if self.has is None else page.locator(self.has),
+            has_not=None if self.hasNot is None else page.locator(self.hasNot),
             has_not_text=self.hasNotText,
             has_text=self.hasText,
         )

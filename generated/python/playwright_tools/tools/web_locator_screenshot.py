@@ -37,6 +37,14 @@ class WebLocatorScreenshot:
                 "enum": ["hide", "initial"],
                 "description": 'When set to `"hide"`, screenshot will hide text caret. When set to `"initial"`, text caret behavior will not be changed. Defaults to `"hide"`.',
             },
+            "mask": {
+                "type": "array",
+                "items": {
+                    "type": "string",
+                    "description": "A selector; the element(s) it locates are passed.",
+                },
+                "description": "Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.",
+            },
             "maskColor": {
                 "type": "string",
                 "description": "Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.",
@@ -86,6 +94,9 @@ Defaults to `\"allow\"` that leaves animations untouched."""
     caret: Literal["hide", "initial"] | None = None
     """When set to `\"hide\"`, screenshot will hide text caret. When set to `\"initial\"`, text caret behavior will not be changed. Defaults to `\"hide\"`."""
 
+    mask: list[str] | None = None
+    """Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that."""
+
     maskColor: str | None = None
     """Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`."""
 
@@ -116,6 +127,7 @@ Defaults to `\"device\"`."""
             selector=cast("str", args["selector"]),
             animations=cast("Literal['disabled', 'allow'] | None", args.get("animations")),
             caret=cast("Literal['hide', 'initial'] | None", args.get("caret")),
+            mask=cast("list[str] | None", args.get("mask")),
             maskColor=cast("str | None", args.get("maskColor")),
             omitBackground=cast("bool | None", args.get("omitBackground")),
             quality=cast("int | None", args.get("quality")),
@@ -129,6 +141,7 @@ Defaults to `\"device\"`."""
         result: bytes = page.locator(self.selector).screenshot(
             animations=self.animations,
             caret=self.caret,
+            mask=None if self.mask is None else [page.locator(selector) for selector in self.mask],
             mask_color=self.maskColor,
             omit_background=self.omitBackground,
             quality=self.quality,
@@ -143,6 +156,7 @@ Defaults to `\"device\"`."""
         result: bytes = await page.locator(self.selector).screenshot(
             animations=self.animations,
             caret=self.caret,
+            mask=None if self.mask is None else [page.locator(selector) for selector in self.mask],
             mask_color=self.maskColor,
             omit_background=self.omitBackground,
             quality=self.quality,

@@ -59,6 +59,14 @@ class WebScreenshot:
                 "type": "boolean",
                 "description": "When true, takes a screenshot of the full scrollable page, instead of the currently visible viewport. Defaults to `false`.",
             },
+            "mask": {
+                "type": "array",
+                "items": {
+                    "type": "string",
+                    "description": "A selector; the element(s) it locates are passed.",
+                },
+                "description": "Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.",
+            },
             "maskColor": {
                 "type": "string",
                 "description": "Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.",
@@ -111,6 +119,9 @@ Defaults to `\"allow\"` that leaves animations untouched."""
     fullPage: bool | None = None
     """When true, takes a screenshot of the full scrollable page, instead of the currently visible viewport. Defaults to `false`."""
 
+    mask: list[str] | None = None
+    """Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that."""
+
     maskColor: str | None = None
     """Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`."""
 
@@ -142,6 +153,7 @@ Defaults to `\"device\"`."""
             caret=cast("Literal['hide', 'initial'] | None", args.get("caret")),
             clip=cast("Clip | None", args.get("clip")),
             fullPage=cast("bool | None", args.get("fullPage")),
+            mask=cast("list[str] | None", args.get("mask")),
             maskColor=cast("str | None", args.get("maskColor")),
             omitBackground=cast("bool | None", args.get("omitBackground")),
             quality=cast("int | None", args.get("quality")),
@@ -157,6 +169,7 @@ Defaults to `\"device\"`."""
             caret=self.caret,
             clip=cast("_pw.FloatRect", self.clip),
             full_page=self.fullPage,
+            mask=None if self.mask is None else [page.locator(selector) for selector in self.mask],
             mask_color=self.maskColor,
             omit_background=self.omitBackground,
             quality=self.quality,
@@ -173,6 +186,7 @@ Defaults to `\"device\"`."""
             caret=self.caret,
             clip=cast("_pw.FloatRect", self.clip),
             full_page=self.fullPage,
+            mask=None if self.mask is None else [page.locator(selector) for selector in self.mask],
             mask_color=self.maskColor,
             omit_background=self.omitBackground,
             quality=self.quality,

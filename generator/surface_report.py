@@ -1,0 +1,131 @@
+"""The surface report: every public method of the target interfaces, as a tool or with the reason
+it is not one, and the notes on where Java and Python disagree. Rendered to generated/SURFACE.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from generator.allowlist import AllowlistEntry
+from generator.binding import EVENT_METHOD, Binder
+from generator.diagnostics import Diagnostics, Level
+from generator.ir import Tool
+from generator.java_model import JavaSurface
+from generator.python_api import PythonSurface
+from generator.targets import TARGETS
+
+Status = Literal["tool", "refused", "not listed"]
+
+
+@dataclass(frozen=True)
+class SurfaceRow:
+    """One Java method. `tool` is set exactly when `status` is "tool"; `reason` says why not, or
+    for "not listed", that it would bind; `notes` are the binder's remarks (Java/Python differences)."""
+
+    interface: str
+    method: str
+    status: Status
+    category: str
+    tool: str
+    reason: str
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SurfaceReport:
+    """All rows in target then method order, and the coverage over candidate methods (public
+    methods that are neither event registrations nor callback-only)."""
+
+    rows: tuple[SurfaceRow, ...]
+
+    @property
+    def candidates(self) -> int:
+        return sum(1 for r in self.rows if r.category not in ("event", "callback"))
+
+    @property
+    def tools(self) -> int:
+        return sum(1 for r in self.rows if r.status == "tool")
+
+    @property
+    def coverage(self) -> str:
+        return f"{100 * self.tools / self.candidates:.1f}%" if self.candidates else "n/a"
+
+
+def _category(message: str) -> str:
+    if "event listener" in message:
+        return "event"
+    if "takes a callback" in message:
+        return "callback"
+    if "waits for a person" in message:
+        return "interactive"
+    if "live browser object" in message:
+        return "live-object argument"
+    if "exists only in Java" in message or ("has no " in message and "Python" in message):
+        return "Java only"
+    return "other"
+
+
+def _notes(diagnostics: Diagnostics, member: str) -> tuple[str, ...]:
+    found = []
+    for d in diagnostics:
+        if d.level <= Level.WARNING and (member + "(" in d.location or f"{member}:" in d.message):
+            text = d.message.replace(f"{member}: ", "")
+            found.append(f"{d.location.rsplit('.', 1)[-1]}: {text}" if "#" in d.location else text)
+    return tuple(dict.fromkeys(found))
+
+
+def build_report(
+    java: JavaSurface, python: PythonSurface, tools: list[Tool], diagnostics: Diagnostics
+) -> SurfaceReport:
+    by_member = {(t.target.prefix, t.java_method): t for t in tools}
+    rows: list[SurfaceRow] = []
+    for target in TARGETS.values():
+        interface = java.interface(target.java_class)
+        if interface is None:
+            continue
+        for method in interface.method_names:
+            member = f"{interface.name}#{method}"
+            tool = by_member.get((target.prefix, method))
+            if tool is not None:
+                row = SurfaceRow(
+                    target.java_interface,
+                    method,
+                    "tool",
+                    "tool",
+                    tool.name.value,
+                    "",
+                    _notes(diagnostics, member),
+                )
+            else:
+                row = _probe(java, python, target.prefix, method, interface.name)
+            rows.append(row)
+    return SurfaceReport(tuple(rows))
+
+
+def _probe(
+    java: JavaSurface, python: PythonSurface, prefix: str, method: str, interface: str
+) -> SurfaceRow:
+    """Bind a method that is not a tool with scratch diagnostics, to say why it is not."""
+    scratch = Diagnostics()
+    entry = AllowlistEntry(target=TARGETS[prefix], method=method, location="surface")
+    member = f"{interface}#{method}"
+    short = interface.rsplit(".", 1)[-1]
+    if EVENT_METHOD.match(method):
+        return SurfaceRow(short, method, "refused", "event", "", "registers an event listener", ())
+    tool = Binder(java, python, scratch).bind(entry)
+    if tool is not None:
+        return SurfaceRow(
+            short,
+            method,
+            "not listed",
+            "available",
+            "",
+            "binds; add it to allowlist.yaml",
+            _notes(scratch, member),
+        )
+    errors = [
+        d.message.replace(f"{member} ", "").replace(f"{member}: ", "")
+        for d in scratch.at_least(Level.ERROR)
+    ]
+    reason = errors[0] if errors else "unknown"
+    return SurfaceRow(short, method, "refused", _category(reason), "", reason, ())
