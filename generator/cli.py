@@ -1,36 +1,55 @@
-"""`python -m generator`: read the allowlist, reflect, bind, render, write (or --check)."""
+"""`python -m generator`: read the allowlist, reflect, bind, render, write (or --check); and
+`python -m generator diff OLD NEW`: the tool-surface change between two Playwright versions."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator import output
 from generator.allowlist import Allowlist, load_allowlist
-from generator.binding import Binder
-from generator.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
-from generator.ir import Tool
-from generator.jar_resolver import resolve_jar
-from generator.java_surface import build_surface
-from generator.python_api import read_python_surface
-from generator.render import Renderer, default_templates
-from generator.surface_report import build_report
-from generator.targets import TARGETS
+from generator.cache import Cache, default_cache_dir
+from generator.diagnostics import ExitCode, GeneratorError, Level
+from generator.pipeline import (
+    Generation,
+    Inputs,
+    check_versions,
+    gather,
+    generate,
+    remember,
+    up_to_date,
+)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--allowlist", type=Path, default=Path("allowlist.yaml"), help="default: allowlist.yaml"
+    )
+    p.add_argument(
+        "--templates", type=Path, help="directory of Jinja templates replacing the defaults"
+    )
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        help="cache location (default: ~/.cache/playwright-tool-generator)",
+    )
+    p.add_argument("--debug", action="store_true", help="show a traceback on failure")
 
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m generator",
-        description="Generate Playwright tools (Python shims, .tool.yaml, .d.ts) from allowlist.yaml.",
+        description="Generate Playwright tools (Python shims, .tool.yaml, .d.ts) from allowlist.yaml. "
+        "See also: python -m generator diff --help.",
     )
-    p.add_argument(
-        "--allowlist", type=Path, default=Path("allowlist.yaml"), help="default: allowlist.yaml"
-    )
+    _common(p)
     p.add_argument(
         "--out", type=Path, default=Path("generated"), help="output directory; default: generated"
     )
@@ -40,49 +59,54 @@ def parser() -> argparse.ArgumentParser:
         help="Playwright Java JAR to reflect instead of resolving the pinned version",
     )
     p.add_argument(
-        "--templates", type=Path, help="directory of Jinja templates replacing the defaults"
-    )
-    p.add_argument(
         "--check",
         action="store_true",
         help="change nothing; exit 1 with a diff if the output is stale",
     )
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
-    p.add_argument("--debug", action="store_true", help="show a traceback on failure")
+    p.add_argument(
+        "--allow-version-mismatch",
+        action="store_true",
+        help="generate even if the JAR and the Python playwright differ in minor version (not recommended)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print errors and the summary only")
     return p
 
 
-@dataclass(frozen=True)
-class Generation:
-    """The result of the pure part of a run: files to write, the tools, and what was said."""
-
-    files: dict[str, str]
-    tools: list[Tool]
-    diagnostics: Diagnostics
-
-
-def generate(allowlist: Allowlist, jar: Path | None, templates: Path) -> Generation:
-    resolved = resolve_jar(allowlist.playwright_version, jar)
-    interfaces = sorted(
-        {e.target.java_class for e in allowlist.entries} | {t.java_class for t in TARGETS.values()}
+def diff_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m generator diff",
+        description="Report how the tool surface changes between two Playwright versions. OLD and NEW "
+        "are each a version (1.61.0), a JAR path, or a manifest.json path.",
     )
-    java = build_surface(resolved.jar, resolved.sources, interfaces, allowlist.playwright_version)
-    python = read_python_surface()
-    diagnostics = Diagnostics()
-    if python.version.split(".")[:2] != allowlist.playwright_version.split(".")[:2]:
-        diagnostics.warning(
-            allowlist.path,
-            f"the allowlist pins Playwright {allowlist.playwright_version} but Python playwright "
-            f"{python.version} is installed",
-            f"pip install playwright=={allowlist.playwright_version}",
-        )
-    tools = Binder(java, python, diagnostics).bind_all(allowlist)
-    report = build_report(java, python, tools, diagnostics)
-    files = Renderer(templates).render_all(
-        tools, allowlist.playwright_version, python.version, report
+    p.add_argument("old")
+    p.add_argument("new")
+    _common(p)
+    p.add_argument(
+        "--output", type=Path, help="write the Markdown report here instead of standard output"
     )
-    return Generation(files, tools, diagnostics)
+    p.add_argument(
+        "--fail-on",
+        choices=("breaking", "any", "never"),
+        default="breaking",
+        help="exit 1 on breaking changes (default), on any change, or never",
+    )
+    return p
+
+
+def _templates(args: argparse.Namespace) -> Path:
+    from generator.render import default_templates
+
+    return args.templates or default_templates()
+
+
+def _cache(args: argparse.Namespace) -> Cache:
+    return Cache(args.cache_dir or default_cache_dir(), enabled=not args.no_cache)
+
+
+def _read_allowlist(path: Path) -> tuple[Allowlist, bytes]:
+    allowlist = load_allowlist(path)
+    return allowlist, path.read_bytes()
 
 
 def _report(generation: Generation, quiet: bool) -> None:
@@ -94,8 +118,17 @@ def _report(generation: Generation, quiet: bool) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     started = time.perf_counter()
-    allowlist = load_allowlist(args.allowlist)
-    generation = generate(allowlist, args.jar, args.templates or default_templates())
+    cache = _cache(args)
+    allowlist, raw = _read_allowlist(args.allowlist)
+    flags = f"strict={args.strict};mismatch={args.allow_version_mismatch}"
+    inputs = gather(allowlist, raw, args.jar, _templates(args), flags, cache)
+    warning = check_versions(inputs, args.allow_version_mismatch)
+    if warning:
+        print(warning, file=sys.stderr)
+    if up_to_date(inputs, args.out, cache):
+        print(f"{args.out} is up to date (inputs unchanged; {time.perf_counter() - started:.2f}s).")
+        return ExitCode.OK
+    generation = generate(inputs, cache)
     _report(generation, args.quiet)
     errors = generation.diagnostics.at_least(Level.WARNING if args.strict else Level.ERROR)
     if errors:
@@ -105,9 +138,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         )
         return ExitCode.USER_INPUT
     the_plan = output.plan(args.out, generation.files)
-    skipped = len(allowlist.entries) - len(generation.tools)
     if args.check:
         if the_plan.is_noop:
+            remember(inputs, args.out, generation.files, cache)
             print(f"{args.out} is up to date ({len(generation.tools)} tools).")
             return ExitCode.OK
         sys.stdout.write(output.diff(args.out, the_plan))
@@ -118,20 +151,62 @@ def run(argv: Sequence[str] | None = None) -> int:
         )
         return ExitCode.STALE
     output.apply(args.out, the_plan)
-    elapsed = time.perf_counter() - started
+    remember(inputs, args.out, generation.files, cache)
+    skipped = len(allowlist.entries) - len(generation.tools)
     print(
         f"{len(generation.tools)} tools generated, {skipped} skipped; {len(the_plan.writes)} file(s) written, "
-        f"{the_plan.unchanged} unchanged, {len(the_plan.removals)} removed in {elapsed:.2f}s."
+        f"{the_plan.unchanged} unchanged, {len(the_plan.removals)} removed in {time.perf_counter() - started:.2f}s."
     )
     return ExitCode.OK
 
 
+def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[str, Any]:
+    """A manifest for OLD or NEW: read from a manifest.json, or generated in memory from a JAR or version."""
+    path = Path(side)
+    if side.endswith(".json"):
+        try:
+            loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            return loaded
+        except (OSError, ValueError) as exc:
+            raise GeneratorError(
+                f"{side}: cannot read the manifest ({exc}).", ExitCode.USER_INPUT
+            ) from None
+    allowlist, raw = _read_allowlist(args.allowlist)
+    jar = path if side.endswith(".jar") else None
+    if jar is None:
+        allowlist = Allowlist(side, allowlist.entries, allowlist.path)
+    inputs: Inputs = gather(allowlist, raw, jar, _templates(args), "diff", cache)
+    # Both sides are bound against the one Python playwright installed; its version may differ.
+    generation = generate(inputs, cache)
+    manifest: dict[str, Any] = json.loads(generation.files["manifest.json"])
+    return manifest
+
+
+def run_diff(argv: Sequence[str]) -> int:
+    from generator.diff_report import compare
+
+    args = diff_parser().parse_args(argv)
+    cache = _cache(args)
+    report = compare(_side_manifest(args.old, args, cache), _side_manifest(args.new, args, cache))
+    text = report.markdown()
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    failing = {"breaking": bool(report.breaking), "any": report.changed, "never": False}[
+        args.fail_on
+    ]
+    return ExitCode.STALE if failing else ExitCode.OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
-        return run(argv)
+        if arguments[:1] == ["diff"]:
+            return run_diff(arguments[1:])
+        return run(arguments)
     except GeneratorError as error:
-        if debug:
+        if "--debug" in arguments:
             traceback.print_exc()
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code

@@ -98,3 +98,19 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
     if not jar.is_file():
         raise GeneratorError(f"'mvn' reported success but {jar} is missing.", ExitCode.ENVIRONMENT)
     return ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn")
+
+
+def jar_version(jar: Path) -> str | None:
+    """The Maven version recorded inside a Playwright JAR, if it carries one."""
+    import zipfile
+
+    name = f"META-INF/maven/{GROUP}/{ARTIFACT}/pom.properties"
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            text = archive.read(name).decode("utf-8", errors="replace")
+    except (KeyError, OSError, zipfile.BadZipFile):
+        return None
+    for line in text.splitlines():
+        if line.startswith("version="):
+            return line.split("=", 1)[1].strip()
+    return None

@@ -9,8 +9,10 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import importlib.util
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.diagnostics import ExitCode, GeneratorError
 
@@ -60,6 +62,40 @@ class PythonSurface:
     def method(self, cls: str, name: str, *, asynchronous: bool = False) -> PyMethod | None:
         classes = self.async_classes if asynchronous else self.sync_classes
         return classes.get(cls, {}).get(name)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> PythonSurface:
+        raw = json.loads(text)
+
+        def classes(data: dict[str, Any]) -> dict[str, dict[str, PyMethod]]:
+            return {
+                cls: {
+                    name: PyMethod(
+                        m["name"],
+                        tuple(PyParam(**p) for p in m["params"]),
+                        m["returns"],
+                        m["is_property"],
+                        m["is_async"],
+                    )
+                    for name, m in methods.items()
+                }
+                for cls, methods in data.items()
+            }
+
+        return PythonSurface(
+            version=raw["version"],
+            sync_classes=classes(raw["sync_classes"]),
+            async_classes=classes(raw["async_classes"]),
+            typed_dicts={
+                name: PyTypedDict(
+                    name, tuple(tuple(f) for f in td["fields"]), tuple(td["required"])
+                )
+                for name, td in raw["typed_dicts"].items()
+            },
+        )
 
 
 class _Source:
@@ -140,8 +176,22 @@ def _read_typed_dicts(path: Path) -> dict[str, PyTypedDict]:
     return result
 
 
-def read_python_surface() -> PythonSurface:
-    """Locate the installed `playwright` package and read its generated API modules."""
+@dataclass(frozen=True)
+class PythonApiFiles:
+    """Where the installed package's API is written: its version and the three source files."""
+
+    version: str
+    sync: Path
+    asynchronous: Path
+    structures: Path
+
+    @property
+    def paths(self) -> tuple[Path, Path, Path]:
+        return (self.sync, self.asynchronous, self.structures)
+
+
+def locate_python_api() -> PythonApiFiles:
+    """Find the installed `playwright` package without importing it."""
     spec = importlib.util.find_spec("playwright")
     if spec is None or not spec.submodule_search_locations:
         raise GeneratorError(
@@ -150,15 +200,27 @@ def read_python_surface() -> PythonSurface:
             ExitCode.ENVIRONMENT,
         )
     root = Path(next(iter(spec.submodule_search_locations)))
+    return PythonApiFiles(
+        version=importlib.metadata.version("playwright"),
+        sync=root / "sync_api" / "_generated.py",
+        asynchronous=root / "async_api" / "_generated.py",
+        structures=root / "_impl" / "_api_structures.py",
+    )
+
+
+def read_python_surface(files: PythonApiFiles | None = None) -> PythonSurface:
+    """Read the generated API modules of the installed `playwright` package."""
+    files = files or locate_python_api()
     try:
         return PythonSurface(
-            version=importlib.metadata.version("playwright"),
-            sync_classes=_read_classes(root / "sync_api" / "_generated.py"),
-            async_classes=_read_classes(root / "async_api" / "_generated.py"),
-            typed_dicts=_read_typed_dicts(root / "_impl" / "_api_structures.py"),
+            version=files.version,
+            sync_classes=_read_classes(files.sync),
+            async_classes=_read_classes(files.asynchronous),
+            typed_dicts=_read_typed_dicts(files.structures),
         )
     except (OSError, SyntaxError) as exc:
         raise GeneratorError(
-            f"The installed Python 'playwright' at {root} could not be read ({exc}); reinstall it.",
+            f"The installed Python 'playwright' ({files.sync.parent.parent}) could not be read ({exc}); "
+            "reinstall it.",
             ExitCode.ENVIRONMENT,
         ) from None

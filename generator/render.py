@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import black
 import jinja2
 import yaml
-from black.mode import Mode, TargetVersion
-from black.parsing import InvalidInput
 
 from generator import views
+from generator.cache import Cache
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import Tool
+from generator.manifest import build_manifest, manifest_text
 from generator.surface_report import SurfaceReport
 from generator.writers import python as python_writer
 
-_BLACK_MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
+_BLACK_LINE_LENGTH = 100
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 
 
@@ -77,22 +77,35 @@ def environment(template_dir: Path) -> jinja2.Environment:
     return env
 
 
-def format_python(path: str, text: str) -> str:
+def format_python(path: str, text: str, cache: Cache) -> str:
+    """black's formatting of `text`, from the cache when this exact text was formatted before."""
+    key = cache.key("black", importlib.metadata.version("black"), str(_BLACK_LINE_LENGTH), text)
+    cached = cache.load("black", key)
+    if cached is not None:
+        return cached
+    import black  # imported only on a cache miss: it costs more than a whole up-to-date run
+    from black.mode import Mode, TargetVersion
+    from black.parsing import InvalidInput
+
+    mode = Mode(target_versions={TargetVersion.PY311}, line_length=_BLACK_LINE_LENGTH)
     try:
-        return black.format_str(text, mode=_BLACK_MODE)
+        formatted = black.format_str(text, mode=mode)
     except InvalidInput as exc:
         raise GeneratorError(
             f"{path}: the rendered Python does not parse ({exc}). If you use custom templates, check them; "
             "otherwise this is a generator bug, please report it.",
             ExitCode.USER_INPUT,
         ) from None
+    cache.store("black", key, formatted)
+    return formatted
 
 
 class Renderer:
     """Renders every output file for one set of tools."""
 
-    def __init__(self, template_dir: Path) -> None:
+    def __init__(self, template_dir: Path, cache: Cache) -> None:
         self._env = environment(template_dir)
+        self._cache = cache
 
     def _render(self, template: str, **context: Any) -> str:
         try:
@@ -113,7 +126,12 @@ class Renderer:
             ) from None
 
     def render_all(
-        self, tools: list[Tool], java_version: str, python_version: str, report: SurfaceReport
+        self,
+        tools: list[Tool],
+        java_version: str,
+        python_version: str,
+        report: SurfaceReport,
+        jar_sha256: str,
     ) -> dict[str, str]:
         files: dict[str, str] = {}
         shims = [views.shim_view(t) for t in tools]
@@ -135,7 +153,7 @@ class Renderer:
                 "shim.py.j2", shim=shim
             )
         for path, text in python_files.items():
-            files[path] = format_python(path, text)
+            files[path] = format_python(path, text, self._cache)
         files[f"{PYTHON_ROOT}/py.typed"] = ""
         for tool in tools:
             files[f"tools/{tool.name}.tool.yaml"] = self._render(
@@ -161,6 +179,8 @@ class Renderer:
             java_version=java_version,
             python_version=python_version,
         )
+        manifest = build_manifest(tools, report, java_version, python_version, jar_sha256)
+        files["manifest.json"] = manifest_text(manifest)
         return dict(sorted(files.items()))
 
 

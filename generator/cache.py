@@ -1,0 +1,82 @@
+"""A content-addressed cache whose entries are verified before they are trusted.
+
+Each entry is `<kind>/<key>`; its first line is `sha256:<hex>` of the payload after it. An entry
+whose checksum, format or content does not hold is deleted and reported as a miss, so a corrupt or
+foreign cache is rebuilt, never believed. Keys already include everything the value depends on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+from generator import __version__
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def default_cache_dir() -> Path:
+    override = os.environ.get("PLAYWRIGHT_TOOL_GENERATOR_CACHE")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "playwright-tool-generator"
+
+
+class Cache:
+    """Read and write verified entries under `root`; a disabled cache misses and stores nothing."""
+
+    def __init__(self, root: Path, enabled: bool = True) -> None:
+        self.root = root
+        self.enabled = enabled
+
+    def key(self, *parts: str) -> str:
+        """A key over `parts` and the generator's version (a new generator never reads old entries)."""
+        return sha256_bytes("\0".join((__version__, *parts)).encode())
+
+    def load(self, kind: str, key: str) -> str | None:
+        if not self.enabled:
+            return None
+        path = self.root / kind / key
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        header, _, payload = raw.partition(b"\n")
+        if header != b"sha256:" + sha256_bytes(payload).encode():
+            path.unlink(missing_ok=True)
+            return None
+        try:
+            return payload.decode("utf-8")
+        except UnicodeDecodeError:
+            path.unlink(missing_ok=True)
+            return None
+
+    def discard(self, kind: str, key: str) -> None:
+        (self.root / kind / key).unlink(missing_ok=True)
+
+    def store(self, kind: str, key: str, text: str) -> None:
+        if not self.enabled:
+            return
+        payload = text.encode("utf-8")
+        folder = self.root / kind
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(b"sha256:" + sha256_bytes(payload).encode() + b"\n" + payload)
+            os.replace(temp, folder / key)
+        except OSError:
+            pass  # a cache that cannot be written only costs time

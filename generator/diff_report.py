@@ -1,0 +1,117 @@
+"""Compares two surface manifests and writes the Markdown report a reviewer reads on a bump.
+
+Breaking changes are those that can make a caller's existing arguments or result handling wrong:
+a tool or parameter removed or renamed, a parameter's type changed or newly required, a new
+required parameter, a result type changed, a method that was a tool and no longer can be.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class DiffReport:
+    """Lines of the report, split by whether they break existing callers."""
+
+    old: str
+    new: str
+    breaking: list[str] = field(default_factory=list)
+    other: list[str] = field(default_factory=list)
+    surface: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.breaking or self.other or self.surface)
+
+    def markdown(self) -> str:
+        lines = [f"# Tool surface: {self.old} → {self.new}", ""]
+        if not self.changed:
+            return "\n".join([*lines, "No change to the tool surface.", ""])
+        lines += [
+            f"**{len(self.breaking)} breaking change(s)**, {len(self.other)} other change(s).",
+            "",
+        ]
+        for title, items in (
+            ("Breaking changes", self.breaking),
+            ("Other changes", self.other),
+            ("Methods newly possible or newly refused", self.surface),
+        ):
+            if items:
+                lines += [f"## {title}", "", *(f"- {item}" for item in items), ""]
+        return "\n".join(lines)
+
+
+def _schema(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _compare_tool(name: str, old: dict[str, Any], new: dict[str, Any], report: DiffReport) -> None:
+    old_params, new_params = old["parameters"], new["parameters"]
+    removed = [p for p in old_params if p not in new_params]
+    added = [p for p in new_params if p not in old_params]
+    for gone in list(removed):
+        twin = next(
+            (a for a in added if _schema(new_params[a]) == _schema(old_params[gone])),
+            None,
+        )
+        if twin is not None:
+            report.breaking.append(f"**breaking** `{name}`: parameter `{gone}` renamed to `{twin}`")
+            removed.remove(gone)
+            added.remove(twin)
+    for gone in removed:
+        report.breaking.append(f"**breaking** `{name}`: parameter `{gone}` removed")
+    for new_param in added:
+        if new_params[new_param]["required"]:
+            report.breaking.append(f"**breaking** `{name}`: new required parameter `{new_param}`")
+        else:
+            report.other.append(f"`{name}`: new optional parameter `{new_param}`")
+    for param in (p for p in old_params if p in new_params):
+        before, after = old_params[param], new_params[param]
+        if _schema(before["schema"]) != _schema(after["schema"]):
+            report.breaking.append(
+                f"**breaking** `{name}`: parameter `{param}` type changed from "
+                f"`{_schema(before['schema'])}` to `{_schema(after['schema'])}`"
+            )
+        if before["required"] != after["required"]:
+            if after["required"]:
+                report.breaking.append(
+                    f"**breaking** `{name}`: parameter `{param}` is now required"
+                )
+            else:
+                report.other.append(f"`{name}`: parameter `{param}` is now optional")
+    if _schema(old["result"]) != _schema(new["result"]):
+        report.breaking.append(
+            f"**breaking** `{name}`: result changed from `{_schema(old['result'])}` to `{_schema(new['result'])}`"
+        )
+    if old["python"] != new["python"] or old["java"] != new["java"]:
+        report.other.append(f"`{name}`: now calls `{new['python']}` ({'; '.join(new['java'])})")
+
+
+def _surface(old: dict[str, str], new: dict[str, str], report: DiffReport) -> None:
+    for method in sorted(set(old) | set(new)):
+        before, after = old.get(method, "absent"), new.get(method, "absent")
+        if before == after or (before.startswith("tool") and after.startswith("tool")):
+            continue
+        if before.startswith("tool"):
+            report.breaking.append(f"**breaking** `{method}` was {before} and is now {after}")
+        else:
+            report.surface.append(f"`{method}`: {before} → {after}")
+
+
+def compare(old: dict[str, Any], new: dict[str, Any]) -> DiffReport:
+    def label(m: dict[str, Any]) -> str:
+        return f"Playwright {m['playwright']['java']}"
+
+    report = DiffReport(label(old), label(new))
+    old_tools, new_tools = old["tools"], new["tools"]
+    for name in sorted(set(old_tools) - set(new_tools)):
+        report.breaking.append(f"**breaking** tool `{name}` removed")
+    for name in sorted(set(new_tools) - set(old_tools)):
+        report.other.append(f"tool `{name}` added")
+    for name in sorted(set(old_tools) & set(new_tools)):
+        _compare_tool(name, old_tools[name], new_tools[name], report)
+    _surface(old["surface"], new["surface"], report)
+    return report

@@ -1,0 +1,205 @@
+"""One generator run: gather the inputs, stop early when the output is up to date, otherwise
+reflect (cached by the JAR's SHA-256), read the Python API (cached by its sources' hash), bind,
+report and render. Nothing here writes the output directory; `output` does.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.allowlist import Allowlist
+from generator.cache import Cache, sha256_bytes, sha256_file
+from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
+from generator.ir import Tool
+from generator.jar_resolver import ResolvedJar, jar_version, resolve_jar
+from generator.java_model import JavaSurface
+from generator.python_api import (
+    PythonApiFiles,
+    PythonSurface,
+    locate_python_api,
+    read_python_surface,
+)
+from generator.surface_report import SurfaceReport
+from generator.targets import TARGETS
+
+_GENERATOR_ROOT = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything that shapes the output, resolved and hashed; `fingerprint` covers all of it,
+    the generator's own code, the versions of black and Jinja, and the flags that change results."""
+
+    allowlist: Allowlist
+    jar: ResolvedJar
+    jar_version: str
+    jar_sha256: str
+    sources_sha256: str
+    python_files: PythonApiFiles
+    python_sha256: str
+    templates: Path
+    fingerprint: str
+
+
+def _tree_digest(root: Path, pattern: str) -> str:
+    parts = [
+        f"{p.relative_to(root).as_posix()}\0{sha256_file(p)}" for p in sorted(root.rglob(pattern))
+    ]
+    return sha256_bytes("\n".join(parts).encode())
+
+
+def gather(
+    allowlist: Allowlist,
+    allowlist_bytes: bytes,
+    jar: Path | None,
+    templates: Path,
+    flags: str,
+    cache: Cache,
+) -> Inputs:
+    resolved = resolve_jar(allowlist.playwright_version, jar)
+    python_files = locate_python_api()
+    jar_sha = sha256_file(resolved.jar)
+    sources_sha = sha256_file(resolved.sources) if resolved.sources else ""
+    python_sha = sha256_bytes("".join(sha256_file(p) for p in python_files.paths).encode())
+    fingerprint = cache.key(
+        "run",
+        sha256_bytes(allowlist_bytes),
+        jar_sha,
+        sources_sha,
+        python_sha,
+        _tree_digest(templates, "*.j2"),
+        _tree_digest(_GENERATOR_ROOT, "*.py"),
+        importlib.metadata.version("black"),
+        importlib.metadata.version("jinja2"),
+        flags,
+    )
+    return Inputs(
+        allowlist=allowlist,
+        jar=resolved,
+        jar_version=(jar_version(resolved.jar) or allowlist.playwright_version)
+        if jar
+        else allowlist.playwright_version,
+        jar_sha256=jar_sha,
+        sources_sha256=sources_sha,
+        python_files=python_files,
+        python_sha256=python_sha,
+        templates=templates,
+        fingerprint=fingerprint,
+    )
+
+
+def minor(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
+def check_versions(inputs: Inputs, allow_mismatch: bool) -> str | None:
+    """Refuse a JAR and a Python playwright of different minor versions, unless allowed (then warn)."""
+    java, python = inputs.jar_version, inputs.python_files.version
+    if minor(java) == minor(python):
+        return None
+    message = (
+        f"Playwright Java is {java} but the installed Python playwright is {python}; the shims call "
+        f"Python, so their minor versions must match. Either run `pip install playwright=={java}`, or "
+        f"pin `playwright: {python}` in {inputs.allowlist.path} (or pass a {minor(python)}.x JAR with --jar)."
+    )
+    if not allow_mismatch:
+        raise GeneratorError(message, ExitCode.ENVIRONMENT)
+    return "WARNING: --allow-version-mismatch: " + message
+
+
+# --- the up-to-date check -----------------------------------------------------------------------
+
+
+def _record_key(cache: Cache, out: Path) -> str:
+    return cache.key("record", str(out.resolve()))
+
+
+def up_to_date(inputs: Inputs, out: Path, cache: Cache) -> bool:
+    """Whether the last successful run into `out` had these exact inputs and left these exact files."""
+    text = cache.load("runs", _record_key(cache, out))
+    if text is None:
+        return False
+    try:
+        record = json.loads(text)
+        if record["fingerprint"] != inputs.fingerprint:
+            return False
+        for rel, digest in record["files"].items():
+            if sha256_file(out / rel) != digest:
+                return False
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return True
+
+
+def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> None:
+    digests = {rel: sha256_file(out / rel) for rel in sorted(files)}
+    record = {"fingerprint": inputs.fingerprint, "files": digests}
+    cache.store("runs", _record_key(cache, out), json.dumps(record, sort_keys=True))
+
+
+# --- surfaces -----------------------------------------------------------------------------------
+
+
+def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
+    """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
+    interfaces = sorted(
+        {e.target.java_class for e in inputs.allowlist.entries}
+        | {t.java_class for t in TARGETS.values()}
+    )
+    key = cache.key(
+        "java", inputs.jar_sha256, inputs.sources_sha256, inputs.jar_version, *interfaces
+    )
+    text = cache.load("java", key)
+    if text is not None:
+        try:
+            return JavaSurface.from_json(text)
+        except (ValueError, KeyError, TypeError):
+            cache.discard("java", key)
+    from generator.java_surface import build_surface  # JPype is imported only when reflecting
+
+    surface = build_surface(inputs.jar.jar, inputs.jar.sources, interfaces, inputs.jar_version)
+    cache.store("java", key, surface.to_json())
+    return surface
+
+
+def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
+    key = cache.key("python", inputs.python_sha256, inputs.python_files.version)
+    text = cache.load("python", key)
+    if text is not None:
+        try:
+            return PythonSurface.from_json(text)
+        except (ValueError, KeyError, TypeError):
+            cache.discard("python", key)
+    surface = read_python_surface(inputs.python_files)
+    cache.store("python", key, surface.to_json())
+    return surface
+
+
+@dataclass(frozen=True)
+class Generation:
+    """The pure result of a run: files to write, the tools, the surface report, what was said."""
+
+    files: dict[str, str]
+    tools: list[Tool]
+    report: SurfaceReport
+    diagnostics: Diagnostics
+
+
+def generate(inputs: Inputs, cache: Cache) -> Generation:
+    from generator.binding import Binder
+    from generator.render import Renderer
+    from generator.surface_report import build_report
+
+    java = java_surface(inputs, cache)
+    python = python_surface(inputs, cache)
+    diagnostics = Diagnostics()
+    tools = Binder(java, python, diagnostics).bind_all(inputs.allowlist)
+    report = build_report(java, python, tools, diagnostics)
+    renderer = Renderer(inputs.templates, cache)
+    files = renderer.render_all(
+        tools, inputs.jar_version, python.version, report, inputs.jar_sha256
+    )
+    return Generation(files, tools, report, diagnostics)
