@@ -182,12 +182,20 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
     return manifest
 
 
+def _label(side: str, manifest: dict[str, Any]) -> str:
+    version = manifest["playwright"]["java"]
+    return (
+        f"Playwright {version}" if side == version else f"{Path(side).name} (Playwright {version})"
+    )
+
+
 def run_diff(argv: Sequence[str]) -> int:
     from generator.diff_report import compare
 
     args = diff_parser().parse_args(argv)
     cache = _cache(args)
-    report = compare(_side_manifest(args.old, args, cache), _side_manifest(args.new, args, cache))
+    old, new = _side_manifest(args.old, args, cache), _side_manifest(args.new, args, cache)
+    report = compare(old, new, _label(args.old, old), _label(args.new, new))
     text = report.markdown()
     if args.output:
         args.output.write_text(text, encoding="utf-8")

@@ -101,11 +101,8 @@ def _surface(old: dict[str, str], new: dict[str, str], report: DiffReport) -> No
             report.surface.append(f"`{method}`: {before} → {after}")
 
 
-def compare(old: dict[str, Any], new: dict[str, Any]) -> DiffReport:
-    def label(m: dict[str, Any]) -> str:
-        return f"Playwright {m['playwright']['java']}"
-
-    report = DiffReport(label(old), label(new))
+def compare(old: dict[str, Any], new: dict[str, Any], old_label: str, new_label: str) -> DiffReport:
+    report = DiffReport(old_label, new_label)
     old_tools, new_tools = old["tools"], new["tools"]
     for name in sorted(set(old_tools) - set(new_tools)):
         report.breaking.append(f"**breaking** tool `{name}` removed")

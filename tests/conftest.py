@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import os
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,19 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every test session starts from an empty generator cache of its own."""
+    root = tmp_path_factory.mktemp("generator-cache")
+    previous = os.environ.get("PLAYWRIGHT_TOOL_GENERATOR_CACHE")
+    os.environ["PLAYWRIGHT_TOOL_GENERATOR_CACHE"] = str(root)
+    yield root
+    if previous is None:
+        del os.environ["PLAYWRIGHT_TOOL_GENERATOR_CACHE"]
+    else:
+        os.environ["PLAYWRIGHT_TOOL_GENERATOR_CACHE"] = previous
 
 
 @pytest.fixture(scope="session")

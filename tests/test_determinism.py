@@ -12,7 +12,7 @@ from conftest import REPO
 
 def _generate(out: Path, seed: str) -> dict[str, bytes]:
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    command = [sys.executable, "-m", "generator", "--out", str(out), "-q"]
+    command = [sys.executable, "-m", "generator", "--out", str(out), "-q", "--no-cache"]
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     return {

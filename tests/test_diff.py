@@ -1,0 +1,139 @@
+"""`python -m generator diff`: fixture JARs for the kinds of change that bind end to end, manifest
+pairs for the rest, and two real Playwright releases fetched through Maven."""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from generator.cli import main
+from generator.diff_report import compare
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "diff"
+ALLOWLIST = """playwright: 1.62.0
+tools:
+  - method: page.title
+  - method: page.setViewportSize
+  - method: page.click
+  - method: page.bringToFront
+  - method: page.addInitScript
+  - method: page.reload
+"""
+
+
+class MarkdownSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    file_extension = "md"
+
+
+def _jar(side: str, work: Path) -> Path:
+    classes = work / side
+    sources = sorted((FIXTURES / side).rglob("*.java"))
+    done = subprocess.run(
+        ["javac", "-parameters", "--release", "11", "-d", str(classes), *map(str, sources)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return Path(shutil.make_archive(str(work / f"playwright-{side}"), "zip", classes)).rename(
+        work / f"playwright-{side}.jar"
+    )
+
+
+@pytest.fixture(scope="module")
+def fixture_jars(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    work = tmp_path_factory.mktemp("diff-jars")
+    allowlist = work / "allowlist.yaml"
+    allowlist.write_text(ALLOWLIST)
+    return _jar("old", work), _jar("new", work), allowlist
+
+
+def test_fixture_jars_report_every_kind_of_change(
+    fixture_jars: tuple[Path, Path, Path],
+    tmp_path: Path,
+    snapshot: SnapshotAssertion,
+) -> None:
+    old, new, allowlist = fixture_jars
+    report = tmp_path / "report.md"
+    status = main(
+        ["diff", str(old), str(new), "--allowlist", str(allowlist), "--output", str(report)]
+    )
+    text = report.read_text()
+    assert status == 1  # breaking changes fail by default
+    assert text == snapshot(extension_class=MarkdownSnapshot)
+    expected = [
+        "**breaking** tool `web_setViewportSize` removed",
+        "tool `web_reload` added",
+        "`web_click`: new optional parameter `force`",
+        "**breaking** `web_click`: parameter `timeout` type changed",
+        "**breaking** `web_title`: result changed",
+        "**breaking** `Page.addInitScript` was tool web_addInitScript and is now refused: callback",
+    ]
+    for line in expected:
+        assert line in text, line
+    assert "web_bringToFront" not in text
+
+
+def test_fail_on_choices(fixture_jars: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    old, new, allowlist = fixture_jars
+    common = ["--allowlist", str(allowlist), "--output", str(tmp_path / "r.md")]
+    assert main(["diff", str(old), str(new), *common, "--fail-on", "never"]) == 0
+    assert main(["diff", str(old), str(old), *common, "--fail-on", "any"]) == 0
+    assert "No change to the tool surface." in (tmp_path / "r.md").read_text()
+
+
+def _manifest() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((REPO / "generated" / "manifest.json").read_text())
+    return loaded
+
+
+def test_manifest_level_changes() -> None:
+    old = _manifest()
+    new = copy.deepcopy(old)
+    fill = new["tools"]["web_fill"]["parameters"]
+    fill["text"] = fill.pop("value")  # renamed, same schema
+    fill["timeout"]["required"] = True  # optional -> required
+    new["tools"]["web_click"]["parameters"]["extra"] = {
+        "required": True,
+        "schema": {"type": "string"},
+    }
+    new["tools"]["web_check"]["parameters"]["timeout"]["required"] = False
+    new["tools"]["web_check"]["parameters"]["force"]["required"] = False
+    old["tools"]["web_check"]["parameters"]["force"]["required"] = True  # required -> optional
+    report = compare(old, new, "old", "new")
+    assert "**breaking** `web_fill`: parameter `value` renamed to `text`" in report.breaking
+    assert "**breaking** `web_fill`: parameter `timeout` is now required" in report.breaking
+    assert "**breaking** `web_click`: new required parameter `extra`" in report.breaking
+    assert "`web_check`: parameter `force` is now optional" in report.other
+    assert compare(old, old, "a", "b").changed is False
+
+
+def test_manifest_files_as_sides(tmp_path: Path) -> None:
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(_manifest()))
+    assert (
+        main(["diff", str(path), str(REPO / "generated" / "manifest.json"), "--fail-on", "any"])
+        == 0
+    )
+
+
+def test_two_real_releases(tmp_path: Path, pinned_version: str) -> None:
+    """The previous minor against the pinned one, both fetched through Maven and reflected."""
+    major, minor, _ = pinned_version.split(".")
+    previous = f"{major}.{int(minor) - 1}.0"
+    report = tmp_path / "bump.md"
+    status = main(["diff", previous, pinned_version, "--output", str(report), "--fail-on", "never"])
+    text = report.read_text()
+    assert status == 0
+    assert text.startswith(f"# Tool surface: Playwright {previous} → Playwright {pinned_version}")
+    assert "breaking change(s)" in text
