@@ -125,6 +125,16 @@ def run(argv: Sequence[str] | None = None) -> int:
     warning = check_versions(inputs, args.allow_version_mismatch)
     if warning:
         print(warning, file=sys.stderr)
+    if args.check and output.pending(args.out):
+        print(
+            f"{args.out} has an interrupted write; run `python -m generator` to finish it.",
+            file=sys.stderr,
+        )
+        return ExitCode.STALE
+    if not args.check:
+        recovered = output.recover(args.out)
+        if recovered:
+            print(f"{args.out}: {recovered}.", file=sys.stderr)
     if up_to_date(inputs, args.out, cache):
         print(f"{args.out} is up to date (inputs unchanged; {time.perf_counter() - started:.2f}s).")
         return ExitCode.OK

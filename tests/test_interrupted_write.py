@@ -1,0 +1,115 @@
+"""A write interrupted at any point (SIGKILL or SIGINT) leaves, once the next run has started,
+exactly the old tree or exactly the new one; never a mixture, never a stray temporary file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from generator.output import recover
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _generate(out: Path, allowlist: Path, fault: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PLAYWRIGHT_TOOL_GENERATOR_FAULT": fault}
+    command = [
+        sys.executable,
+        "-m",
+        "generator",
+        "--out",
+        str(out),
+        "--allowlist",
+        str(allowlist),
+        "-q",
+    ]
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """An old tree (a smaller allowlist, plus a file of the user's) and the new allowlist."""
+    work = tmp_path_factory.mktemp("interrupt")
+    full = (REPO / "allowlist.yaml").read_text()
+    old_allowlist = work / "old.yaml"
+    old_allowlist.write_text(
+        full.replace("  - method: page.title\n", "").replace("  - method: page.url\n", "")
+    )
+    new_allowlist = work / "new.yaml"
+    new_allowlist.write_text(full.replace("  - method: page.content\n", ""))
+    old = work / "old"
+    assert _generate(old, old_allowlist).returncode == 0
+    (old / "tools" / "mine.txt").write_text("the user's file\n")
+    new = work / "new"
+    shutil.copytree(old, new)
+    assert _generate(new, new_allowlist).returncode == 0
+    assert _tree(old) != _tree(new)
+    return old, new, new_allowlist
+
+
+CASES = [
+    ("kill:staging", "old", -9),
+    ("kill:staged", "old", -9),
+    ("kill:journaled", "new", -9),
+    ("kill:renaming", "new", -9),
+    ("int:staging", "old", 130),
+    ("int:renaming", "new", 0),
+]
+
+
+@pytest.mark.parametrize(("fault", "expected", "status"), CASES, ids=[c[0] for c in CASES])
+def test_interrupted_write(
+    fault: str, expected: str, status: int, trees: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    old, new, new_allowlist = trees
+    out = tmp_path / "generated"
+    shutil.copytree(old, out)
+    done = _generate(out, new_allowlist, fault)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr
+    recover(out)  # what the next run does first
+    after = _tree(out)
+    assert after == _tree(old if expected == "old" else new)
+    assert not [name for name in after if name.endswith(".generator-tmp") or "journal" in name]
+
+
+def test_next_run_finishes_the_interrupted_write(
+    trees: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    old, new, new_allowlist = trees
+    out = tmp_path / "generated"
+    shutil.copytree(old, out)
+    assert _generate(out, new_allowlist, "kill:renaming").returncode == -9
+    check = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "--out",
+            str(out),
+            "--allowlist",
+            str(new_allowlist),
+            "--check",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 1 and "interrupted write" in check.stderr
+    done = _generate(out, new_allowlist)
+    assert done.returncode == 0
+    assert "completed an interrupted write" in done.stderr
+    assert _tree(out) == _tree(new)
