@@ -51,11 +51,14 @@ class Binder:
             tool = self.bind(entry)
             if tool is None:
                 continue
-            clash = tools.get(tool.name.value)
+            clash = tools.get(tool.name.value) or next(
+                (t for t in tools.values() if t.name.module_name == tool.name.module_name), None
+            )
             if clash is not None:
                 self.diagnostics.error(
                     entry.location,
-                    f"tool name '{tool.name}' is already used by the entry at {clash.source}",
+                    f"tool name '{tool.name}' is already used, or differs only in case, by "
+                    f"'{clash.name}' (the entry at {clash.source})",
                     "give one of the two entries a different 'name:'",
                 )
                 continue

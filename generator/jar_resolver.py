@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,12 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
     if explicit is not None:
         if not explicit.is_file():
             raise GeneratorError(f"--jar {explicit}: no such file.", ExitCode.ENVIRONMENT)
+        if not zipfile.is_zipfile(explicit):
+            raise GeneratorError(
+                f"--jar {explicit}: not a JAR (the file is not a zip archive; is the download complete?). "
+                "Pass the com.microsoft.playwright:playwright JAR, or omit --jar to resolve it through Maven.",
+                ExitCode.ENVIRONMENT,
+            )
         sibling = explicit.with_name(explicit.name.removesuffix(".jar") + "-sources.jar")
         return ResolvedJar(explicit, sibling if sibling.is_file() else None, "--jar")
     jar, sources = _in_maven(version)
@@ -102,8 +109,6 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
 
 def jar_version(jar: Path) -> str | None:
     """The Maven version recorded inside a Playwright JAR, if it carries one."""
-    import zipfile
-
     name = f"META-INF/maven/{GROUP}/{ARTIFACT}/pom.properties"
     try:
         with zipfile.ZipFile(jar) as archive:

@@ -75,9 +75,10 @@ class ToolName:
     @property
     def class_name(self) -> str:
         """The shim class name: `web_setExtraHTTPHeaders` -> `WebSetExtraHTTPHeaders`."""
-        return pascal_case(self.value)
+        return python_identifier(pascal_case(self.value))
 
     @property
     def module_name(self) -> str:
-        """The shim module name: lower snake case, stable across file systems that fold case."""
-        return snake_case(self.value).replace("__", "_")
+        """The shim module name: lower snake case (stable where file systems fold case), never a
+        keyword or builtin (`name: class` gives `class_.py`, which `import` can name)."""
+        return python_identifier(snake_case(self.value).replace("__", "_"))
