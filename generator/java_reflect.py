@@ -137,6 +137,7 @@ class JarReflector:
         named = all(p.isNamePresent() for c in constructors for p in c.getParameters())
         taken = [{str(p.getName()) for p in c.getParameters()} for c in constructors]
         in_every_constructor = set.intersection(*taken) if taken and named else set()
+        takes_values = any(taken)
         setters: dict[str, list[JavaType]] = {}
         for m in cls.getMethods():
             method = str(m.getName())
@@ -150,7 +151,14 @@ class JarReflector:
             if self._modifier.isStatic(f.getModifiers()):
                 continue
             name = str(f.getName())
-            required = name in in_every_constructor if named else bool(f.getType().isPrimitive())
+            primitive = bool(f.getType().isPrimitive())
+            # A primitive cannot be null: with no constructor that takes values (BoundingBox), it is
+            # always present; otherwise the constructors say what a caller must give.
+            required = (
+                name in in_every_constructor or (primitive and not takes_values)
+                if named
+                else primitive
+            )
             setter_types = tuple(sorted(set(setters.get(name, [])), key=lambda t: t.qualified))
             fields.append(
                 JavaField(name, self.java_type(f.getGenericType()), required, "", setter_types)

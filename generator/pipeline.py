@@ -44,6 +44,11 @@ class Inputs:
     fingerprint: str
 
 
+def _modules_digest(*names: str) -> str:
+    """The digest of the generator modules that produce a cached value, so new code never reads old entries."""
+    return sha256_bytes(b"".join((_GENERATOR_ROOT / f"{name}.py").read_bytes() for name in names))
+
+
 def _tree_digest(root: Path, pattern: str) -> str:
     parts = [
         f"{p.relative_to(root).as_posix()}\0{sha256_file(p)}" for p in sorted(root.rglob(pattern))
@@ -149,8 +154,9 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
         {e.target.java_class for e in inputs.allowlist.entries}
         | {t.java_class for t in TARGETS.values()}
     )
+    code = _modules_digest("java_reflect", "java_surface", "javadoc", "java_model")
     key = cache.key(
-        "java", inputs.jar_sha256, inputs.sources_sha256, inputs.jar_version, *interfaces
+        "java", code, inputs.jar_sha256, inputs.sources_sha256, inputs.jar_version, *interfaces
     )
     text = cache.load("java", key)
     if text is not None:
@@ -166,7 +172,8 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
 
 
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
-    key = cache.key("python", inputs.python_sha256, inputs.python_files.version)
+    code = _modules_digest("python_api")
+    key = cache.key("python", code, inputs.python_sha256, inputs.python_files.version)
     text = cache.load("python", key)
     if text is not None:
         try:

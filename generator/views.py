@@ -79,6 +79,7 @@ class ShimView:
     result_expression: str
     needs_base64: bool
     needs_decode: bool
+    needs_to_json: bool
     needs_playwright_structures: bool
     imports_typing: tuple[str, ...]
     imports_types: tuple[str, ...]
@@ -172,6 +173,9 @@ def _result(tool: Tool) -> tuple[str, str]:
         return "result: bytes = ", 'base64.b64encode(result).decode("ascii")'
     if shape.kind == "value":
         annotation = python.annotation(tool.result)
+        if isinstance(tool.result, AnyJson):
+            # evaluate() decodes JavaScript values (Date, URL, NaN) into Python objects that are not JSON.
+            return "result: object = ", "to_json(result)"
         if any(isinstance(n, ObjectOf | AnyJson) for n in walk(tool.result)):
             # Python's value (its own TypedDicts, or Any) has our JSON type in substance, not in
             # name: hold it as object and state the JSON type once.
@@ -224,6 +228,7 @@ def shim_view(tool: Tool) -> ShimView:
         result_expression=expression,
         needs_base64=tool.result_shape.kind == "base64",
         needs_decode=binary,
+        needs_to_json=isinstance(tool.result, AnyJson),
         needs_playwright_structures=structures,
         imports_typing=tuple(sorted(typing_names)),
         imports_types=tuple(sorted(type_names)),
@@ -261,7 +266,7 @@ def typed_dict_view(node: ObjectOf) -> TypedDictView:
         key = python.string_literal(f.wire_name) if functional else f.wire_name
         fields.append((key, annotation, python.docstring(f.description) if f.description else ""))
     return TypedDictView(
-        node.name, python.docstring(f"The `{node.name}` option object."), functional, tuple(fields)
+        node.name, python.docstring(f"The `{node.name}` JSON object."), functional, tuple(fields)
     )
 
 

@@ -1,12 +1,138 @@
-"""Browser cases for `web_*` tools (Page methods). See e2e_cases.py for the row format."""
+"""Browser cases for `web_*` tools (Page methods). See e2e_cases.py for the row format.
+
+Rows marked "live object" are for tools whose descriptor says the Java method returns a live object
+(Locator, Keyboard, JSHandle, ...) that the tool does not return: such a row asserts `returns=None`
+and, where the method has an effect the page can see, that effect.
+"""
 
 from __future__ import annotations
+
+import base64
+import re
+import struct
+from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from e2e_cases import Case
 
 GEO_JS = """() => new Promise(resolve => navigator.geolocation.getCurrentPosition(
     p => resolve([p.coords.latitude, p.coords.longitude]),
     e => resolve('error: ' + e.message)))"""
+
+
+def _decoded(result: object) -> bytes:
+    assert isinstance(result, str), result
+    return base64.b64decode(result, validate=True)
+
+
+def _png_size(result: object) -> tuple[int, int] | None:
+    """(width, height) of a base64 PNG, or None when `result` is not one."""
+    data = _decoded(result)
+    if not data.startswith(b"\x89PNG\r\n\x1a\n") or data[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def _pdf_is_landscape(result: object) -> bool:
+    data = _decoded(result)
+    boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
+    return data.startswith(b"%PDF-") and bool(boxes) and float(boxes[0][0]) > float(boxes[0][1])
+
+
+def _response_for(path: str) -> Callable[[object], bool]:
+    """A check for a Response summary of a successful load of `path` on the page server."""
+
+    def check(result: object) -> bool:
+        return (
+            isinstance(result, dict)
+            and result.get("status") == 200
+            and result.get("statusText") == "OK"
+            and result.get("ok") is True
+            and urlsplit(str(result.get("url"))).path == path
+            and str(result.get("url")).startswith("http://127.0.0.1:")
+        )
+
+    return check
+
+
+def _served(path: str) -> Callable[[object], bool]:
+    def check(result: object) -> bool:
+        return (
+            isinstance(result, str)
+            and result.startswith("http://127.0.0.1:")
+            and (urlsplit(result).path == path)
+        )
+
+    return check
+
+
+def _text_of(selector: str) -> str:
+    return f"() => document.querySelector({selector!r}).textContent"
+
+
+def _value_of(selector: str) -> str:
+    return f"() => document.querySelector({selector!r}).value"
+
+
+def _checked(selector: str) -> str:
+    return f"() => document.querySelector({selector!r}).checked"
+
+
+CHECKBOX_HTML = """<!doctype html><title>boxes</title>
+<label><input type="checkbox" id="off"> off</label>
+<label><input type="checkbox" id="on" checked> on</label>"""
+
+STATES_HTML = """<!doctype html><title>states</title>
+<button id="enabled">enabled</button>
+<button id="disabled" disabled>disabled</button>
+<input id="editable" value="e">
+<input id="readonly" readonly value="r">
+<p id="shown">shown</p>
+<p id="hidden" style="display:none">hidden</p>
+<input type="checkbox" id="ticked" checked>
+<input type="checkbox" id="unticked">"""
+
+FRAME_HTML = """<!doctype html><title>frames</title>
+<iframe name="child" srcdoc="<p id='inner'>inside</p>"></iframe>"""
+
+LINK_HTML = '<!doctype html><title>start</title><a id="next" href="{}">next</a>'
+
+CLICK_DETAIL_HTML = """<!doctype html><title>detail</title>
+<button id="b" style="padding:0;border:0;font-size:20px"
+  onclick="this.textContent = [event.shiftKey, event.detail, event.offsetX, event.offsetY].join()"
+>press me please</button>"""
+
+DRAG_HTML = """<!doctype html><title>drag</title>
+<div id="src" draggable="true" style="width:50px;height:50px;background:red">drag</div>
+<div id="dst" style="width:80px;height:80px;margin-top:20px;background:blue"
+  ondragover="event.preventDefault()"
+  ondrop="event.preventDefault(); this.textContent = 'dropped'">target</div>"""
+
+LATE_HTML = """<!doctype html><title>late</title>
+<p id="early">early</p>
+<script>
+setTimeout(() => {
+  const p = document.createElement('p');
+  p.id = 'late';
+  p.textContent = 'arrived';
+  document.body.append(p);
+  document.querySelector('#early').remove();
+  window.__ready = true;
+}, 200);
+</script>"""
+
+WORKER_HTML = """<!doctype html><title>worker</title>
+<script>
+const worker = new Worker(URL.createObjectURL(new Blob(['postMessage("up")'])));
+worker.onmessage = event => { window.__worker = event.data; };
+</script>"""
+
+SELECT_HTML = """<!doctype html><title>select</title>
+<select id="one"><option value="r">Red</option><option value="b">Blue</option></select>
+<select id="many" multiple>
+  <option value="r">Red</option><option value="g">Green</option><option value="b">Blue</option>
+</select>"""
 
 CASES: tuple[Case, ...] = (
     Case(
@@ -38,5 +164,762 @@ CASES: tuple[Case, ...] = (
             ),
         ),
         returns={"sum": 5, "doc": "start"},
+    ),
+    # --- adding to the page ---------------------------------------------------------------------
+    # live object (ElementHandle): the effect is the script having run.
+    Case(
+        "page-add-script-tag",
+        (("web_addScriptTag", {"content": "window.__kind = 'classic ' + typeof this"}),),
+        observe="() => window.__kind",
+        expected="classic object",
+    ),
+    # live object (ElementHandle): `type` reaches the tag, a module's top-level `this` is undefined.
+    Case(
+        "page-add-script-tag-module",
+        (("web_addScriptTag", {"content": "window.__kind = typeof this", "type": "module"}),),
+        observe="() => window.__kind",
+        expected="undefined",
+    ),
+    # live object (ElementHandle): a script loaded from `url` ran.
+    Case(
+        "page-add-script-tag-url",
+        (("web_addScriptTag", {"url": "data:text/javascript,window.__fromUrl%20%3D%207"}),),
+        observe="() => window.__fromUrl",
+        expected=7,
+    ),
+    # live object (ElementHandle): the effect is the style applying.
+    Case(
+        "page-add-style-tag",
+        (("web_addStyleTag", {"content": "#title { color: rgb(1, 2, 3) }"}),),
+        observe="() => getComputedStyle(document.querySelector('#title')).color",
+        expected="rgb(1, 2, 3)",
+    ),
+    Case(
+        "page-set-content",
+        (
+            (
+                "web_setContent",
+                {
+                    "html": "<title>replaced</title><p id='fresh'>fresh</p>",
+                    "waitUntil": "domcontentloaded",
+                },
+            ),
+        ),
+        observe="() => [document.title, document.querySelector('#fresh').textContent]",
+        expected=["replaced", "fresh"],
+    ),
+    # --- reading the page -----------------------------------------------------------------------
+    Case(
+        "page-aria-snapshot",
+        (("web_ariaSnapshot", {}),),
+        returns='- heading "Hello" [level=1]\n- textbox: initial\n- button "Go"\n'
+        "- paragraph: one\n- paragraph: two",
+    ),
+    Case(
+        "page-aria-snapshot-ai",
+        (("web_ariaSnapshot", {"mode": "ai", "timeout": 2000}),),
+        returns='- generic [active] [ref=e1]:\n  - heading "Hello" [level=1] [ref=e2]\n'
+        '  - textbox [ref=e3]: initial\n  - button "Go" [ref=e4]\n'
+        "  - paragraph [ref=e5]: one\n  - paragraph [ref=e6]: two",
+    ),
+    Case(
+        "page-aria-snapshot-depth",
+        (("web_ariaSnapshot", {"depth": 2}),),
+        html="<main><ul><li>a<ul><li>b</li></ul></li></ul></main>",
+        returns="- main:\n  - list:\n    - listitem",
+    ),
+    Case(
+        "page-content",
+        (("web_content", {}),),
+        html="<!doctype html><title>c</title><p>x</p>",
+        returns="<!DOCTYPE html><html><head><title>c</title></head><body><p>x</p></body></html>",
+    ),
+    Case("page-title", (("web_title", {}),), returns="start"),
+    Case("page-url", (("web_url", {}),), check=_served("/case/page-url")),
+    Case(
+        "page-text-content",
+        (("web_textContent", {"selector": "#t"}),),
+        html='<p id="t">seen<span style="display:none"> and unseen</span></p>',
+        returns="seen and unseen",
+    ),
+    Case(
+        "page-inner-text",
+        (("web_innerText", {"selector": "#t"}),),
+        html='<p id="t" style="text-transform:uppercase">seen<span style="display:none">no</span></p>',
+        returns="SEEN",
+    ),
+    Case(
+        "page-inner-html",
+        (("web_innerHTML", {"selector": "#box"}),),
+        html='<div id="box"><b>bold</b> text</div>',
+        returns="<b>bold</b> text",
+    ),
+    # The live value, not the `value` attribute.
+    Case(
+        "page-input-value",
+        (
+            ("web_evaluate", {"expression": "document.querySelector('#name').value = 'live'"}),
+            ("web_inputValue", {"selector": "#name", "timeout": 1000}),
+        ),
+        returns="live",
+    ),
+    Case(
+        "page-get-attribute",
+        (("web_getAttribute", {"selector": "#name", "name": "id"}),),
+        returns="name",
+    ),
+    Case(
+        "page-get-attribute-missing",
+        (("web_getAttribute", {"selector": "#go", "name": "data-none", "timeout": 1000}),),
+        returns=None,
+    ),
+    Case(
+        "page-eval-on-selector",
+        (
+            (
+                "web_evalOnSelector",
+                {
+                    "selector": "#title",
+                    "expression": "(e, tail) => e.textContent + tail",
+                    "arg": "!",
+                },
+            ),
+        ),
+        returns="Hello!",
+    ),
+    Case(
+        "page-eval-on-selector-all",
+        (
+            (
+                "web_evalOnSelectorAll",
+                {
+                    "selector": ".item",
+                    "expression": "(els, n) => els.map(e => e.textContent.repeat(n))",
+                    "arg": 2,
+                },
+            ),
+        ),
+        returns=["oneone", "twotwo"],
+    ),
+    # live object (JSHandle): the effect is the expression having run in the page.
+    Case(
+        "page-evaluate-handle",
+        (
+            (
+                "web_evaluateHandle",
+                {
+                    "expression": "n => { window.__viaHandle = n * 2; return document.body }",
+                    "arg": 21,
+                },
+            ),
+        ),
+        observe="() => window.__viaHandle",
+        expected=42,
+    ),
+    # --- element state --------------------------------------------------------------------------
+    Case(
+        "page-is-checked",
+        (("web_isChecked", {"selector": "#ticked"}),),
+        html=STATES_HTML,
+        returns=True,
+    ),
+    Case(
+        "page-is-disabled",
+        (("web_isDisabled", {"selector": "#disabled"}),),
+        html=STATES_HTML,
+        returns=True,
+    ),
+    Case(
+        "page-is-enabled",
+        (("web_isEnabled", {"selector": "#enabled"}),),
+        html=STATES_HTML,
+        returns=True,
+    ),
+    Case(
+        "page-is-editable",
+        (("web_isEditable", {"selector": "#editable"}),),
+        html=STATES_HTML,
+        returns=True,
+    ),
+    Case(
+        "page-is-editable-not",
+        (("web_isEditable", {"selector": "#readonly"}),),
+        html=STATES_HTML,
+        returns=False,
+    ),
+    Case(
+        "page-is-hidden",
+        (("web_isHidden", {"selector": "#hidden"}),),
+        html=STATES_HTML,
+        returns=True,
+    ),
+    Case(
+        "page-is-visible",
+        (("web_isVisible", {"selector": "#shown"}),),
+        html=STATES_HTML,
+        returns=True,
+    ),
+    Case(
+        "page-is-visible-not",
+        (("web_isVisible", {"selector": "#hidden"}),),
+        html=STATES_HTML,
+        returns=False,
+    ),
+    Case(
+        "page-click",
+        (
+            (
+                "web_click",
+                {
+                    "selector": "#b",
+                    "modifiers": ["Shift"],
+                    "clickCount": 2,
+                    "position": {"x": 5, "y": 6},
+                    "button": "left",
+                    "delay": 1,
+                },
+            ),
+        ),
+        html=CLICK_DETAIL_HTML,
+        observe=_text_of("#b"),
+        expected="true,2,5,6",
+    ),
+    Case(
+        "page-dblclick",
+        (("web_dblclick", {"selector": "#d"}),),
+        html='<button id="d" ondblclick="this.textContent = \'double \' + event.detail">d</button>',
+        observe=_text_of("#d"),
+        expected="double 2",
+    ),
+    Case(
+        "page-dispatch-event",
+        (
+            (
+                "web_dispatchEvent",
+                {"selector": "#title", "type": "ping", "eventInit": {"bubbles": True}},
+            ),
+        ),
+        html="""<!doctype html><title>ping</title><h1 id="title">t</h1>
+<script>document.body.addEventListener('ping', e => { document.title = 'pinged ' + e.bubbles })</script>""",
+        observe="() => document.title",
+        expected="pinged true",
+    ),
+    Case(
+        "page-drag-and-drop",
+        (
+            (
+                "web_dragAndDrop",
+                {"source": "#src", "target": "#dst", "targetPosition": {"x": 10, "y": 10}},
+            ),
+        ),
+        html=DRAG_HTML,
+        observe=_text_of("#dst"),
+        expected="dropped",
+    ),
+    Case(
+        "page-hover",
+        (("web_hover", {"selector": "#h", "modifiers": ["Alt"], "position": {"x": 1, "y": 1}}),),
+        html='<div id="h" onmouseenter="this.textContent = \'hovered \' + event.altKey">x</div>',
+        observe=_text_of("#h"),
+        expected="hovered true",
+    ),
+    Case(
+        "page-fill",
+        (("web_fill", {"selector": "#name", "value": "filled in"}),),
+        observe=_value_of("#name"),
+        expected="filled in",
+    ),
+    Case(
+        "page-focus",
+        (("web_focus", {"selector": "#name"}),),
+        observe="() => document.activeElement.id",
+        expected="name",
+    ),
+    Case(
+        "page-press",
+        (("web_press", {"selector": "#e", "key": "Shift+KeyA"}),),
+        html='<input id="e">',
+        observe=_value_of("#e"),
+        expected="A",
+    ),
+    Case(
+        "page-type",
+        (("web_type", {"selector": "#e", "text": "abc", "delay": 1}),),
+        html='<input id="e" onkeydown="window.__keys = (window.__keys || 0) + 1">',
+        observe="() => [document.querySelector('#e').value, window.__keys]",
+        expected=["abc", 3],
+    ),
+    Case(
+        "page-check",
+        (("web_check", {"selector": "#off"}),),
+        html=CHECKBOX_HTML,
+        observe="() => [document.querySelector('#off').checked, document.querySelector('#on').checked]",
+        expected=[True, True],
+    ),
+    Case(
+        "page-uncheck",
+        (("web_uncheck", {"selector": "#on"}),),
+        html=CHECKBOX_HTML,
+        observe="() => [document.querySelector('#off').checked, document.querySelector('#on').checked]",
+        expected=[False, False],
+    ),
+    Case(
+        "page-set-checked",
+        (("web_setChecked", {"selector": "#off", "checked": True}),),
+        html=CHECKBOX_HTML,
+        observe=_checked("#off"),
+        expected=True,
+    ),
+    Case(
+        "page-select-option",
+        (("web_selectOption", {"selector": "#one", "values": "b"}),),
+        html=SELECT_HTML,
+        returns=["b"],
+        observe=_value_of("#one"),
+        expected="b",
+    ),
+    # A string matches an option's value or its label (the Java overloads' rule).
+    Case(
+        "page-select-option-many",
+        (("web_selectOption", {"selector": "#many", "values": ["r", "Blue"], "timeout": 1000}),),
+        html=SELECT_HTML,
+        returns=["r", "b"],
+        observe="() => [...document.querySelector('#many').selectedOptions].map(o => o.value)",
+        expected=["r", "b"],
+    ),
+    Case(
+        "page-set-input-files",
+        (
+            (
+                "web_setInputFiles",
+                {
+                    "selector": "#f",
+                    "files": {"name": "a.txt", "mimeType": "text/plain", "buffer": "aGVsbG8="},
+                },
+            ),
+        ),
+        html='<input type="file" id="f" multiple>',
+        observe="""() => { const f = document.querySelector('#f').files[0];
+            return f.text().then(text => [f.name, f.type, text]) }""",
+        expected=["a.txt", "text/plain", "hello"],
+    ),
+    Case(
+        "page-set-input-files-many",
+        (
+            (
+                "web_setInputFiles",
+                {
+                    "selector": "#f",
+                    "files": [
+                        {"name": "a.txt", "mimeType": "text/plain", "buffer": "aGk="},
+                        {"name": "b.bin", "mimeType": "application/octet-stream", "buffer": ""},
+                    ],
+                },
+            ),
+        ),
+        html='<input type="file" id="f" multiple>',
+        observe="() => [...document.querySelector('#f').files].map(f => f.name + ':' + f.size)",
+        expected=["a.txt:2", "b.bin:0"],
+    ),
+    # --- navigation -----------------------------------------------------------------------------
+    Case(
+        "page-reload",
+        (
+            ("web_evaluate", {"expression": "window.__beforeReload = 1"}),
+            ("web_reload", {"waitUntil": "load", "timeout": 3000}),
+        ),
+        check=_response_for("/case/page-reload"),
+        observe="() => typeof window.__beforeReload",
+        expected="undefined",
+    ),
+    Case(
+        "page-go-back",
+        (
+            ("web_click", {"selector": "#next"}),
+            ("web_goBack", {"waitUntil": "load"}),
+        ),
+        html=LINK_HTML.format("/after/page-go-back"),
+        check=_response_for("/case/page-go-back"),
+        observe="() => document.title",
+        expected="start",
+    ),
+    # The runner's page opened on about:blank, which has no Response: going back there returns null.
+    Case(
+        "page-go-back-to-blank",
+        (("web_goBack", {"timeout": 2000}),),
+        returns=None,
+        observe="() => location.href",
+        expected="about:blank",
+    ),
+    Case(
+        "page-go-forward",
+        (
+            ("web_click", {"selector": "#next"}),
+            ("web_goBack", {}),
+            ("web_goForward", {"waitUntil": "domcontentloaded"}),
+        ),
+        html=LINK_HTML.format("/after/page-go-forward"),
+        check=_response_for("/after/page-go-forward"),
+        observe="() => document.title",
+        expected="after",
+    ),
+    Case(
+        "page-wait-for-url",
+        (("web_waitForURL", {"url": "**/after/page-wait-for-url", "timeout": 3000}),),
+        html="<title>soon gone</title><script>setTimeout(() => { location.href = '/after/page-wait-for-url' }, 200)</script>",
+        observe="() => [location.pathname, document.title]",
+        expected=["/after/page-wait-for-url", "after"],
+    ),
+    Case(
+        "page-wait-for-load-state",
+        (("web_waitForLoadState", {"state": "load", "timeout": 3000}),),
+        observe="() => document.readyState",
+        expected="complete",
+    ),
+    # Navigation timeouts only show as a failure; the row shows the setting leaves a reload working.
+    Case(
+        "page-set-default-navigation-timeout",
+        (
+            ("web_setDefaultNavigationTimeout", {"timeout": 3000}),
+            ("web_reload", {}),
+        ),
+        check=_response_for("/case/page-set-default-navigation-timeout"),
+    ),
+    # --- waiting --------------------------------------------------------------------------------
+    # live object (ElementHandle): the effect is that the element exists when the tool returns.
+    Case(
+        "page-wait-for-selector",
+        (("web_waitForSelector", {"selector": "#early", "state": "detached", "timeout": 3000}),),
+        html=LATE_HTML,
+        observe="() => [document.querySelector('#early'), document.querySelector('#late').textContent]",
+        expected=[None, "arrived"],
+    ),
+    # live object (JSHandle): the effect is that the condition holds when the tool returns.
+    Case(
+        "page-wait-for-function",
+        (
+            (
+                "web_waitForFunction",
+                {
+                    "expression": "id => !!document.getElementById(id)",
+                    "arg": "late",
+                    "timeout": 3000,
+                },
+            ),
+        ),
+        html=LATE_HTML,
+        observe="() => window.__ready",
+        expected=True,
+    ),
+    Case(
+        "page-wait-for-timeout",
+        (
+            ("web_evaluate", {"expression": "window.__t0 = performance.now()"}),
+            ("web_waitForTimeout", {"timeout": 150}),
+        ),
+        observe="() => performance.now() - window.__t0 >= 150",
+        expected=True,
+    ),
+    # Timeouts only show as a failure; the row shows a later wait still succeeds under the setting.
+    Case(
+        "page-set-default-timeout",
+        (
+            ("web_setDefaultTimeout", {"timeout": 3000}),
+            ("web_waitForSelector", {"selector": "#late"}),
+        ),
+        html=LATE_HTML,
+        observe=_text_of("#late"),
+        expected="arrived",
+    ),
+    # --- frames, workers, page objects ----------------------------------------------------------
+    Case(
+        "page-frame",
+        (("web_frame", {"name": "child"}),),
+        html=FRAME_HTML,
+        returns={"name": "child", "url": "about:srcdoc"},
+    ),
+    Case("page-frame-missing", (("web_frame", {"name": "nobody"}),), html=FRAME_HTML, returns=None),
+    Case(
+        "page-frames",
+        (("web_frames", {}),),
+        html=FRAME_HTML,
+        check=lambda r: (
+            isinstance(r, list)
+            and [f["name"] for f in r] == ["", "child"]
+            and _served("/case/page-frames")(r[0]["url"])
+            and r[1]["url"] == "about:srcdoc"
+        ),
+    ),
+    Case(
+        "page-main-frame",
+        (("web_mainFrame", {}),),
+        check=lambda r: (
+            isinstance(r, dict) and r["name"] == "" and _served("/case/page-main-frame")(r["url"])
+        ),
+    ),
+    # live object (FrameLocator): nothing to observe.
+    Case(
+        "page-frame-locator",
+        (("web_frameLocator", {"selector": "iframe[name=child]"}),),
+        html=FRAME_HTML,
+    ),
+    Case(
+        "page-workers",
+        (
+            ("web_waitForFunction", {"expression": "() => window.__worker === 'up'"}),
+            ("web_workers", {}),
+        ),
+        html=WORKER_HTML,
+        check=lambda r: (
+            isinstance(r, list)
+            and len(r) == 1
+            and str(r[0]["url"]).startswith("blob:http://127.0.0.1:")
+        ),
+    ),
+    # The runner's page was not opened by another page.
+    Case("page-opener", (("web_opener", {}),), returns=None),
+    # Nothing can be observed in a closed page: the closed state is read back through a tool.
+    Case(
+        "page-close",
+        (
+            ("web_close", {"reason": "done with it", "runBeforeUnload": False}),
+            ("web_isClosed", {}),
+        ),
+        returns=True,
+    ),
+    Case(
+        "page-viewport-size-after-set",
+        (
+            ("web_setViewportSize", {"width": 500, "height": 400}),
+            ("web_viewportSize", {}),
+        ),
+        returns={"width": 500, "height": 400},
+    ),
+    Case(
+        "page-console-messages",
+        (
+            ("web_reload", {}),
+            ("web_consoleMessages", {"filter": "since-navigation"}),
+        ),
+        html="<script>console.log('loaded', 1); console.warn('careful')</script>",
+        returns=[{"type": "log", "text": "loaded 1"}, {"type": "warning", "text": "careful"}],
+    ),
+    Case(
+        "page-clear-console-messages",
+        (
+            ("web_clearConsoleMessages", {}),
+            ("web_evaluate", {"expression": "console.log('late')"}),
+            ("web_consoleMessages", {}),
+        ),
+        html="<script>console.log('early')</script>",
+        returns=[{"type": "log", "text": "late"}],
+    ),
+    # No tool reads page errors back, so only the call itself is checked.
+    Case(
+        "page-clear-page-errors",
+        (("web_clearPageErrors", {}),),
+        html="<script>setTimeout(() => { throw new Error('uncaught') })</script>",
+        returns=None,
+    ),
+    Case(
+        "page-requests",
+        (
+            ("web_evaluate", {"expression": "fetch('/data/page-requests').then(r => r.status)"}),
+            ("web_requests", {}),
+        ),
+        check=lambda r: (
+            isinstance(r, list)
+            and [(urlsplit(q["url"]).path, q["method"], q["resourceType"]) for q in r]
+            == [("/case/page-requests", "GET", "document"), ("/data/page-requests", "GET", "fetch")]
+        ),
+    ),
+    # The object is only weakly held once the page drops it; a forced collection clears the WeakRef.
+    Case(
+        "page-request-gc",
+        (
+            (
+                "web_evaluate",
+                {
+                    "expression": "() => { window.__obj = {a: 1}; window.__ref = new WeakRef(window.__obj) }"
+                },
+            ),
+            ("web_requestGC", {}),
+            ("web_evaluate", {"expression": "() => { window.__obj = null }"}),
+            ("web_requestGC", {}),
+        ),
+        observe="() => window.__ref.deref() === undefined",
+        expected=True,
+    ),
+    # --- media and output -----------------------------------------------------------------------
+    Case(
+        "page-emulate-media",
+        (
+            (
+                "web_emulateMedia",
+                {"media": "print", "colorScheme": "dark", "reducedMotion": "reduce"},
+            ),
+        ),
+        observe="""() => [matchMedia('print').matches, matchMedia('(prefers-color-scheme: dark)').matches,
+            matchMedia('(prefers-reduced-motion: reduce)').matches]""",
+        expected=[True, True, True],
+    ),
+    # `null` (JSON) switches the emulation off again.
+    Case(
+        "page-emulate-media-reset",
+        (
+            ("web_emulateMedia", {"media": "print"}),
+            ("web_emulateMedia", {"media": None}),
+        ),
+        observe="() => [matchMedia('print').matches, matchMedia('screen').matches]",
+        expected=[False, True],
+    ),
+    Case(
+        "page-screenshot-clip",
+        (
+            (
+                "web_screenshot",
+                {"clip": {"x": 0, "y": 0, "width": 50, "height": 20}, "scale": "css"},
+            ),
+        ),
+        check=lambda r: _png_size(r) == (50, 20),
+    ),
+    Case(
+        "page-screenshot-full-page",
+        (("web_screenshot", {"fullPage": True, "animations": "disabled", "caret": "hide"}),),
+        html='<div style="height:1500px">tall</div>',
+        check=lambda r: _png_size(r) == (1280, 1516),
+    ),
+    Case(
+        "page-screenshot-jpeg",
+        (
+            (
+                "web_screenshot",
+                {
+                    "type": "jpeg",
+                    "quality": 50,
+                    "clip": {"x": 0, "y": 0, "width": 30, "height": 10},
+                },
+            ),
+        ),
+        check=lambda r: _decoded(r).startswith(b"\xff\xd8\xff"),
+    ),
+    Case(
+        "page-pdf-landscape",
+        (("web_pdf", {"format": "A5", "landscape": True, "margin": {"top": "1cm"}}),),
+        check=_pdf_is_landscape,
+    ),
+    # --- live objects and no-effect calls -------------------------------------------------------
+    # live object (Locator) for each getBy*/locator tool: creating a locator touches nothing.
+    Case(
+        "page-get-by-alt-text",
+        (("web_getByAltText", {"text": "logo", "exact": True}),),
+        html='<img alt="logo" src="data:,">',
+    ),
+    Case(
+        "page-get-by-label",
+        (("web_getByLabel", {"text": "Name"}),),
+        html='<label>Name <input id="n"></label>',
+    ),
+    Case(
+        "page-get-by-placeholder",
+        (("web_getByPlaceholder", {"text": "your name", "exact": False}),),
+        html='<input placeholder="Your name">',
+    ),
+    Case(
+        "page-get-by-role",
+        (("web_getByRole", {"role": "heading", "name": "Hello", "level": 1, "exact": True}),),
+    ),
+    Case(
+        "page-get-by-test-id",
+        (("web_getByTestId", {"testId": "t1"}),),
+        html='<p data-testid="t1">x</p>',
+    ),
+    Case("page-get-by-text", (("web_getByText", {"text": "one", "exact": True}),)),
+    Case(
+        "page-get-by-title",
+        (("web_getByTitle", {"text": "tip"}),),
+        html='<span title="tip">x</span>',
+    ),
+    Case(
+        "page-locator",
+        (("web_locator", {"selector": ".item", "hasText": "two", "hasNotText": "one"}),),
+    ),
+    # live object (ElementHandle / list of them): querying touches nothing.
+    Case("page-query-selector", (("web_querySelector", {"selector": "#title", "strict": True}),)),
+    Case("page-query-selector-all", (("web_querySelectorAll", {"selector": ".item"}),)),
+    # live objects (Clock, BrowserContext, Keyboard, Mouse, Touchscreen, WebStorage x2,
+    # APIRequestContext, Screencast, Video): the getters have no effect on the page.
+    Case("page-clock", (("web_clock", {}),)),
+    Case("page-context", (("web_context", {}),)),
+    Case("page-keyboard", (("web_keyboard", {}),)),
+    Case("page-mouse", (("web_mouse", {}),)),
+    Case("page-touchscreen", (("web_touchscreen", {}),)),
+    Case("page-local-storage", (("web_localStorage", {}),)),
+    Case("page-session-storage", (("web_sessionStorage", {}),)),
+    Case("page-request", (("web_request", {}),)),
+    Case("page-screencast", (("web_screencast", {}),)),
+    Case("page-video", (("web_video", {}),)),
+    # No locator handler can be added by a tool (it takes a callback), so there is none to remove.
+    Case("page-remove-locator-handler", (("web_removeLocatorHandler", {"locator": "#go"}),)),
+    # These change nothing a page can see: the single page is in front already, no locator
+    # picking or highlight is active, and no route was registered (routes need callbacks).
+    Case(
+        "page-bring-to-front",
+        (("web_bringToFront", {}),),
+        observe="() => document.visibilityState",
+        expected="visible",
+    ),
+    Case("page-cancel-pick-locator", (("web_cancelPickLocator", {}),)),
+    Case("page-hide-highlight", (("web_hideHighlight", {}),)),
+    Case(
+        "page-unroute",
+        (("web_unroute", {"url": "**/after/*"}),),
+        navigate=True,
+        observe="() => document.title",
+        expected="after",
+    ),
+    Case(
+        "page-unroute-all",
+        (("web_unrouteAll", {}),),
+        navigate=True,
+        observe="() => document.title",
+        expected="after",
+    ),
+)
+
+# Any-JSON results follow JavaScript's JSON.stringify: a Date is its ISO string, a URL its href,
+# NaN and the infinities null.
+CASES += (
+    Case(
+        "page-tap",
+        (("web_tap", {"selector": "#go", "position": {"x": 2, "y": 2}}),),
+        observe=_text_of("#go"),
+        expected="clicked",
+        touch=True,
+    ),
+    Case(
+        "page-evaluate-date",
+        (("web_evaluate", {"expression": "new Date(Date.UTC(2020, 0, 2, 3, 4, 5))"}),),
+        returns="2020-01-02T03:04:05.000Z",
+    ),
+    Case(
+        "page-eval-on-selector-date",
+        (
+            (
+                "web_evalOnSelector",
+                {"selector": "#title", "expression": "e => new Date(Date.UTC(2020, 0, 2))"},
+            ),
+        ),
+        returns="2020-01-02T00:00:00.000Z",
+    ),
+    Case(
+        "page-evaluate-url",
+        (("web_evaluate", {"expression": "new URL('/a?b=1', 'http://x.test')"}),),
+        returns="http://x.test/a?b=1",
+    ),
+    Case(
+        "page-evaluate-not-finite",
+        (("web_evaluate", {"expression": "[NaN, Infinity, -Infinity, 1.5, {a: NaN}]"}),),
+        returns=[None, None, None, 1.5, {"a": None}],
     ),
 )

@@ -33,6 +33,7 @@ class Case:
     expected: object = None
     navigate: bool = False
     header: tuple[str, str] | None = None
+    touch: bool = False  # the context emulates a touch screen (tap needs one)
 
 
 def all_cases() -> tuple[Case, ...]:

@@ -37,7 +37,7 @@ def _check_header(case: Case, server: PageServer, after: str, before: int) -> No
 
 def run_sync(case: Case, browser: SyncBrowser, server: PageServer, registry: Any) -> None:
     start, after = _prepare(case, server)
-    context = browser.new_context(permissions=["geolocation"])
+    context = browser.new_context(permissions=["geolocation"], has_touch=case.touch)
     context.set_default_timeout(CASE_TIMEOUT_MS)
     try:
         page = context.new_page()
@@ -58,7 +58,7 @@ def run_sync(case: Case, browser: SyncBrowser, server: PageServer, registry: Any
 
 async def run_async(case: Case, browser: AsyncBrowser, server: PageServer, registry: Any) -> None:
     start, after = _prepare(case, server)
-    context = await browser.new_context(permissions=["geolocation"])
+    context = await browser.new_context(permissions=["geolocation"], has_touch=case.touch)
     context.set_default_timeout(CASE_TIMEOUT_MS)
     try:
         page = await context.new_page()

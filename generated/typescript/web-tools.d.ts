@@ -7,19 +7,19 @@ export interface BoundingBox {
   /**
    * the height of the element in pixels.
    */
-  height?: number;
+  height: number;
   /**
    * the width of the element in pixels.
    */
-  width?: number;
+  width: number;
   /**
    * the x coordinate of the element in pixels.
    */
-  x?: number;
+  x: number;
   /**
    * the y coordinate of the element in pixels.
    */
-  y?: number;
+  y: number;
 }
 
 export interface Clip {

@@ -22,23 +22,23 @@ UNSET = Unset()
 
 
 class BoundingBox(TypedDict):
-    """The `BoundingBox` option object."""
+    """The `BoundingBox` JSON object."""
 
-    height: NotRequired[float]
+    height: float
     """the height of the element in pixels."""
 
-    width: NotRequired[float]
+    width: float
     """the width of the element in pixels."""
 
-    x: NotRequired[float]
+    x: float
     """the x coordinate of the element in pixels."""
 
-    y: NotRequired[float]
+    y: float
     """the y coordinate of the element in pixels."""
 
 
 class Clip(TypedDict):
-    """The `Clip` option object."""
+    """The `Clip` JSON object."""
 
     height: float
     """height of clipping area"""
@@ -54,7 +54,7 @@ class Clip(TypedDict):
 
 
 class ConsoleMessageSummary(TypedDict):
-    """The `ConsoleMessageSummary` option object."""
+    """The `ConsoleMessageSummary` JSON object."""
 
     type: str
 
@@ -62,7 +62,7 @@ class ConsoleMessageSummary(TypedDict):
 
 
 class Cookie(TypedDict):
-    """The `Cookie` option object."""
+    """The `Cookie` JSON object."""
 
     domain: NotRequired[str]
     """For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: \".example.com\". Either `url` or both `domain` and `path` are required. Optional."""
@@ -94,7 +94,7 @@ class Cookie(TypedDict):
 
 
 class DropPayload(TypedDict):
-    """The `DropPayload` option object."""
+    """The `DropPayload` JSON object."""
 
     data: NotRequired[dict[str, str]]
 
@@ -102,7 +102,7 @@ class DropPayload(TypedDict):
 
 
 class FilePayload(TypedDict):
-    """The `FilePayload` option object."""
+    """The `FilePayload` JSON object."""
 
     buffer: str
     """File content"""
@@ -115,7 +115,7 @@ class FilePayload(TypedDict):
 
 
 class FrameSummary(TypedDict):
-    """The `FrameSummary` option object."""
+    """The `FrameSummary` JSON object."""
 
     name: str
 
@@ -123,7 +123,7 @@ class FrameSummary(TypedDict):
 
 
 class Geolocation(TypedDict):
-    """The `Geolocation` option object."""
+    """The `Geolocation` JSON object."""
 
     accuracy: NotRequired[float]
     """Non-negative accuracy value. Defaults to `0`."""
@@ -136,7 +136,7 @@ class Geolocation(TypedDict):
 
 
 class Margin(TypedDict):
-    """The `Margin` option object."""
+    """The `Margin` JSON object."""
 
     bottom: NotRequired[str]
     """Bottom margin, accepts values labeled with units. Defaults to `0`."""
@@ -152,13 +152,13 @@ class Margin(TypedDict):
 
 
 class PageSummary(TypedDict):
-    """The `PageSummary` option object."""
+    """The `PageSummary` JSON object."""
 
     url: str
 
 
 class Position(TypedDict):
-    """The `Position` option object."""
+    """The `Position` JSON object."""
 
     x: float
 
@@ -166,7 +166,7 @@ class Position(TypedDict):
 
 
 class RequestSummary(TypedDict):
-    """The `RequestSummary` option object."""
+    """The `RequestSummary` JSON object."""
 
     url: str
 
@@ -176,7 +176,7 @@ class RequestSummary(TypedDict):
 
 
 class ResponseSummary(TypedDict):
-    """The `ResponseSummary` option object."""
+    """The `ResponseSummary` JSON object."""
 
     url: str
 
@@ -188,7 +188,7 @@ class ResponseSummary(TypedDict):
 
 
 class ViewportSize(TypedDict):
-    """The `ViewportSize` option object."""
+    """The `ViewportSize` JSON object."""
 
     height: int
     """page height in pixels."""
@@ -198,6 +198,6 @@ class ViewportSize(TypedDict):
 
 
 class WorkerSummary(TypedDict):
-    """The `WorkerSummary` option object."""
+    """The `WorkerSummary` JSON object."""
 
     url: str

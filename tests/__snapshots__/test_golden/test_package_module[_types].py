@@ -5,14 +5,125 @@ JSON value types and the option objects the tools take.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, Union
+from typing import Literal, NotRequired, TypedDict, Union
 
 JsonValue = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
 """Any value JSON can carry; tool arguments and results are always of this type."""
 
 
+class Unset:
+    """The type of UNSET: an optional argument that was not given, as distinct from null."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset()
+
+
+class BoundingBox(TypedDict):
+    """The `BoundingBox` JSON object."""
+
+    height: float
+    """the height of the element in pixels."""
+
+    width: float
+    """the width of the element in pixels."""
+
+    x: float
+    """the x coordinate of the element in pixels."""
+
+    y: float
+    """the y coordinate of the element in pixels."""
+
+
+class Clip(TypedDict):
+    """The `Clip` JSON object."""
+
+    height: float
+    """height of clipping area"""
+
+    width: float
+    """width of clipping area"""
+
+    x: float
+    """x-coordinate of top-left corner of clip area"""
+
+    y: float
+    """y-coordinate of top-left corner of clip area"""
+
+
+class ConsoleMessageSummary(TypedDict):
+    """The `ConsoleMessageSummary` JSON object."""
+
+    type: str
+
+    text: str
+
+
+class Cookie(TypedDict):
+    """The `Cookie` JSON object."""
+
+    domain: NotRequired[str]
+    """For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: \".example.com\". Either `url` or both `domain` and `path` are required. Optional."""
+
+    expires: NotRequired[float]
+    """Unix time in seconds. Optional."""
+
+    httpOnly: NotRequired[bool]
+    """Optional."""
+
+    name: str
+
+    partitionKey: NotRequired[str]
+    """For partitioned third-party cookies (aka [CHIPS](https://developer.mozilla.org/en-US/docs/Web/Privacy/Guides/Privacy_sandbox/Partitioned_cookies)), the partition key. Optional."""
+
+    path: NotRequired[str]
+    """Either `url` or both `domain` and `path` are required. Optional."""
+
+    sameSite: NotRequired[Literal["Strict", "Lax", "None"]]
+    """Optional."""
+
+    secure: NotRequired[bool]
+    """Optional."""
+
+    url: NotRequired[str]
+    """Either `url` or both `domain` and `path` are required. Optional."""
+
+    value: str
+
+
+class DropPayload(TypedDict):
+    """The `DropPayload` JSON object."""
+
+    data: NotRequired[dict[str, str]]
+
+    files: NotRequired[JsonValue]
+
+
+class FilePayload(TypedDict):
+    """The `FilePayload` JSON object."""
+
+    buffer: str
+    """File content"""
+
+    mimeType: str
+    """File type"""
+
+    name: str
+    """File name"""
+
+
+class FrameSummary(TypedDict):
+    """The `FrameSummary` JSON object."""
+
+    name: str
+
+    url: str
+
+
 class Geolocation(TypedDict):
-    """The `Geolocation` option object."""
+    """The `Geolocation` JSON object."""
 
     accuracy: NotRequired[float]
     """Non-negative accuracy value. Defaults to `0`."""
@@ -22,3 +133,71 @@ class Geolocation(TypedDict):
 
     longitude: float
     """Longitude between -180 and 180."""
+
+
+class Margin(TypedDict):
+    """The `Margin` JSON object."""
+
+    bottom: NotRequired[str]
+    """Bottom margin, accepts values labeled with units. Defaults to `0`."""
+
+    left: NotRequired[str]
+    """Left margin, accepts values labeled with units. Defaults to `0`."""
+
+    right: NotRequired[str]
+    """Right margin, accepts values labeled with units. Defaults to `0`."""
+
+    top: NotRequired[str]
+    """Top margin, accepts values labeled with units. Defaults to `0`."""
+
+
+class PageSummary(TypedDict):
+    """The `PageSummary` JSON object."""
+
+    url: str
+
+
+class Position(TypedDict):
+    """The `Position` JSON object."""
+
+    x: float
+
+    y: float
+
+
+class RequestSummary(TypedDict):
+    """The `RequestSummary` JSON object."""
+
+    url: str
+
+    method: str
+
+    resourceType: str
+
+
+class ResponseSummary(TypedDict):
+    """The `ResponseSummary` JSON object."""
+
+    url: str
+
+    status: int
+
+    statusText: str
+
+    ok: bool
+
+
+class ViewportSize(TypedDict):
+    """The `ViewportSize` JSON object."""
+
+    height: int
+    """page height in pixels."""
+
+    width: int
+    """page width in pixels."""
+
+
+class WorkerSummary(TypedDict):
+    """The `WorkerSummary` JSON object."""
+
+    url: str

@@ -6,6 +6,8 @@ understands exactly the schema forms the generator emits.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Mapping
 from typing import cast
 
@@ -58,6 +60,11 @@ def check(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) 
         raise ToolError(
             tool, "invalid_argument", f"expected {expected}, got {type(value).__name__}", path
         )
+    if schema.get("contentEncoding") == "base64" and isinstance(value, str):
+        try:
+            base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raise ToolError(tool, "invalid_argument", "expected base64 text", path) from None
     allowed = schema.get("enum")
     if isinstance(allowed, list) and value not in allowed:
         raise ToolError(tool, "invalid_argument", f"expected one of {allowed}, got {value!r}", path)
@@ -67,6 +74,15 @@ def check(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) 
     if isinstance(value, list | tuple) and isinstance(items, dict):
         for index, item in enumerate(value):
             check(tool, item, items, f"{path}[{index}]")
+
+
+def matches(value: object, schema: Mapping[str, object]) -> bool:
+    """Whether `value` passes `schema` (used to pick the member of an anyOf)."""
+    try:
+        check("", value, cast(Mapping[str, JsonValue], schema), "")
+    except ToolError:
+        return False
+    return True
 
 
 def _check_any_of(tool: str, value: object, options: list[dict[str, JsonValue]], path: str) -> None:

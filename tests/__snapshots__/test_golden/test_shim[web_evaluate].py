@@ -10,6 +10,7 @@ from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
 from playwright_tools._types import JsonValue
+from playwright_tools._convert import to_json
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,8 @@ class WebEvaluate:
 
     def run(self, page: SyncPage) -> JsonValue:
         result: object = page.evaluate(expression=self.expression, arg=self.arg)
-        return cast("JsonValue", result)
+        return to_json(result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
         result: object = await page.evaluate(expression=self.expression, arg=self.arg)
-        return cast("JsonValue", result)
+        return to_json(result)

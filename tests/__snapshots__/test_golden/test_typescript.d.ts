@@ -3,6 +3,111 @@
 /** Any value JSON can carry. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+export interface BoundingBox {
+  /**
+   * the height of the element in pixels.
+   */
+  height: number;
+  /**
+   * the width of the element in pixels.
+   */
+  width: number;
+  /**
+   * the x coordinate of the element in pixels.
+   */
+  x: number;
+  /**
+   * the y coordinate of the element in pixels.
+   */
+  y: number;
+}
+
+export interface Clip {
+  /**
+   * height of clipping area
+   */
+  height: number;
+  /**
+   * width of clipping area
+   */
+  width: number;
+  /**
+   * x-coordinate of top-left corner of clip area
+   */
+  x: number;
+  /**
+   * y-coordinate of top-left corner of clip area
+   */
+  y: number;
+}
+
+export interface ConsoleMessageSummary {
+  type: string;
+  text: string;
+}
+
+export interface Cookie {
+  /**
+   * For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: ".example.com". Either `url` or both `domain` and `path` are required. Optional.
+   */
+  domain?: string;
+  /**
+   * Unix time in seconds. Optional.
+   */
+  expires?: number;
+  /**
+   * Optional.
+   */
+  httpOnly?: boolean;
+  name: string;
+  /**
+   * For partitioned third-party cookies (aka [CHIPS](https://developer.mozilla.org/en-US/docs/Web/Privacy/Guides/Privacy_sandbox/Partitioned_cookies)), the partition key. Optional.
+   */
+  partitionKey?: string;
+  /**
+   * Either `url` or both `domain` and `path` are required. Optional.
+   */
+  path?: string;
+  /**
+   * Optional.
+   */
+  sameSite?: "Strict" | "Lax" | "None";
+  /**
+   * Optional.
+   */
+  secure?: boolean;
+  /**
+   * Either `url` or both `domain` and `path` are required. Optional.
+   */
+  url?: string;
+  value: string;
+}
+
+export interface DropPayload {
+  data?: Record<string, string>;
+  files?: JsonValue;
+}
+
+export interface FilePayload {
+  /**
+   * File content
+   */
+  buffer: string;
+  /**
+   * File type
+   */
+  mimeType: string;
+  /**
+   * File name
+   */
+  name: string;
+}
+
+export interface FrameSummary {
+  name: string;
+  url: string;
+}
+
 export interface Geolocation {
   /**
    * Non-negative accuracy value. Defaults to `0`.
@@ -16,6 +121,62 @@ export interface Geolocation {
    * Longitude between -180 and 180.
    */
   longitude: number;
+}
+
+export interface Margin {
+  /**
+   * Bottom margin, accepts values labeled with units. Defaults to `0`.
+   */
+  bottom?: string;
+  /**
+   * Left margin, accepts values labeled with units. Defaults to `0`.
+   */
+  left?: string;
+  /**
+   * Right margin, accepts values labeled with units. Defaults to `0`.
+   */
+  right?: string;
+  /**
+   * Top margin, accepts values labeled with units. Defaults to `0`.
+   */
+  top?: string;
+}
+
+export interface PageSummary {
+  url: string;
+}
+
+export interface Position {
+  x: number;
+  y: number;
+}
+
+export interface RequestSummary {
+  url: string;
+  method: string;
+  resourceType: string;
+}
+
+export interface ResponseSummary {
+  url: string;
+  status: number;
+  statusText: string;
+  ok: boolean;
+}
+
+export interface ViewportSize {
+  /**
+   * page height in pixels.
+   */
+  height: number;
+  /**
+   * page width in pixels.
+   */
+  width: number;
+}
+
+export interface WorkerSummary {
+  url: string;
 }
 
 /** Every generated tool: its arguments and its JSON result. */
@@ -34,6 +195,501 @@ export interface WebTools {
        * Script to be evaluated in all pages in the browser context.
        */
       script: string;
+    };
+    result: null;
+  };
+  /**
+   * Adds a `<script>` tag into the page with the desired url or content. Returns the added tag when the script's onload fires or when the script content was injected into frame.
+   */
+  web_addScriptTag: {
+    args: {
+      /**
+       * Raw JavaScript content to be injected into frame.
+       */
+      content?: string;
+      /**
+       * Script type. Use 'module' in order to load a JavaScript ES6 module. See [script](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/script) for more details.
+       */
+      type?: string;
+      /**
+       * URL of a script to be added.
+       */
+      url?: string;
+    };
+    result: null;
+  };
+  /**
+   * Adds a `<link rel="stylesheet">` tag into the page with the desired url or a `<style type="text/css">` tag with the content. Returns the added tag when the stylesheet's onload fires or when the CSS content was injected into frame.
+   */
+  web_addStyleTag: {
+    args: {
+      /**
+       * Raw CSS content to be injected into frame.
+       */
+      content?: string;
+      /**
+       * URL of the `<link>` tag.
+       */
+      url?: string;
+    };
+    result: null;
+  };
+  /**
+   * Captures the aria snapshot of the page. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots).
+   */
+  web_ariaSnapshot: {
+    args: {
+      /**
+       * When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`.
+       */
+      boxes?: boolean;
+      /**
+       * When specified, limits the depth of the snapshot.
+       */
+      depth?: number;
+      /**
+       * When set to `"ai"`, returns a snapshot optimized for AI consumption: including element references like `[ref=e2]` and snapshots of `<iframe>`s. Defaults to `"default"`.
+       */
+      mode?: "ai" | "default";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Brings page to front (activates tab).
+   */
+  web_bringToFront: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Cancels an ongoing `Page.pickLocator()` call by deactivating pick locator mode. If no pick locator mode is active, this method is a no-op.
+   */
+  web_cancelPickLocator: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * This method checks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now checked. If not, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_check: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Clears all stored console messages from this page. Subsequent calls to `Page.consoleMessages()` will only return messages logged after the clear.
+   */
+  web_clearConsoleMessages: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Clears all stored page errors from this page. Subsequent calls to `Page.pageErrors()` will only return errors thrown after the clear.
+   */
+  web_clearPageErrors: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * This method clicks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_click: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * defaults to 1. See [UIEvent.detail].
+       */
+      clickCount?: number;
+      /**
+       * Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Playwright has ability to mock clock and passage of time.
+   */
+  web_clock: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
+   *
+   * By default, `page.close()` **does not** run `beforeunload` handlers.
+   *
+   * **NOTE:** if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via `Page.onDialog()` event.
+   */
+  web_close: {
+    args: {
+      /**
+       * The reason to be reported to the operations interrupted by the page closure.
+       */
+      reason?: string;
+      /**
+       * Defaults to `false`. Whether to run the [before unload](https://developer.mozilla.org/en-US/docs/Web/Events/beforeunload) page handlers.
+       */
+      runBeforeUnload?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns up to (currently) 200 last console messages from this page. See `Page.onConsoleMessage()` for more details.
+   */
+  web_consoleMessages: {
+    args: {
+      /**
+       * Controls which messages are returned:
+       */
+      filter?: "all" | "since-navigation";
+    };
+    result: ConsoleMessageSummary[];
+  };
+  /**
+   * Gets the full HTML contents of the page, including the doctype.
+   */
+  web_content: {
+    args: {
+    };
+    result: string;
+  };
+  /**
+   * Get the browser context that the page belongs to.
+   */
+  web_context: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
+   */
+  web_context_addCookies: {
+    args: {
+      cookies: Cookie[];
+    };
+    result: null;
+  };
+  /**
+   * Adds a script which would be evaluated in one of the following scenarios:
+   *
+   * - Whenever a page is created in the browser context or is navigated.
+   * - Whenever a child frame is attached or navigated in any page in the browser context. In this case, the script is evaluated in the context of the newly attached frame.
+   *
+   * The script is evaluated after the document was created but before any of its scripts were run. This is useful to amend the JavaScript environment, e.g. to seed `Math.random`.
+   */
+  web_context_addInitScript: {
+    args: {
+      /**
+       * Script to be evaluated in all pages in the browser context.
+       */
+      script: string;
+    };
+    result: null;
+  };
+  /**
+   * Calls Playwright's `BrowserContext.backgroundPages()`.
+   */
+  web_context_backgroundPages: {
+    args: {
+    };
+    result: PageSummary[];
+  };
+  /**
+   * Gets the browser instance that owns the context. Returns `null` if the context is created outside of normal browser, e.g. Android or Electron.
+   */
+  web_context_browser: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Removes cookies from context. Accepts optional filter.
+   */
+  web_context_clearCookies: {
+    args: {
+      /**
+       * Only removes cookies with the given domain.
+       */
+      domain?: string;
+      /**
+       * Only removes cookies with the given name.
+       */
+      name?: string;
+      /**
+       * Only removes cookies with the given path.
+       */
+      path?: string;
+    };
+    result: null;
+  };
+  /**
+   * Clears all permission overrides for the browser context.
+   */
+  web_context_clearPermissions: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Playwright has ability to mock clock and passage of time.
+   */
+  web_context_clock: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Closes the browser context. All the pages that belong to the browser context will be closed.
+   *
+   * **NOTE:** The default browser context cannot be closed.
+   */
+  web_context_close: {
+    args: {
+      /**
+       * The reason to be reported to the operations interrupted by the context closure.
+       */
+      reason?: string;
+    };
+    result: null;
+  };
+  /**
+   * If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned.
+   */
+  web_context_cookies: {
+    args: {
+      /**
+       * Optional list of URLs.
+       */
+      urls?: string[] | string;
+    };
+    result: Cookie[];
+  };
+  /**
+   * Virtual WebAuthn authenticator for this context. Lets tests seed credentials and intercept `navigator.credentials.create()` / `navigator.credentials.get()` ceremonies.
+   */
+  web_context_credentials: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Debugger allows to pause and resume the execution.
+   */
+  web_context_debugger: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Grants specified permissions to the browser context. Only grants corresponding permissions to the given origin if specified.
+   */
+  web_context_grantPermissions: {
+    args: {
+      /**
+       * A list of permissions to grant.
+       *
+       * **NOTE:** Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.
+       *
+       * Here are some permissions that may be supported by some browsers:
+       *
+       * - `"accelerometer"`
+       * - `"ambient-light-sensor"`
+       * - `"background-sync"`
+       * - `"camera"`
+       * - `"clipboard-read"`
+       * - `"clipboard-write"`
+       * - `"geolocation"`
+       * - `"gyroscope"`
+       * - `"local-fonts"`
+       * - `"local-network-access"`
+       * - `"magnetometer"`
+       * - `"microphone"`
+       * - `"midi-sysex"` (system-exclusive midi)
+       * - `"midi"`
+       * - `"notifications"`
+       * - `"payment-handler"`
+       * - `"storage-access"`
+       * - `"screen-wake-lock"`
+       */
+      permissions: string[];
+      /**
+       * The [origin] to grant permissions to, e.g. "https://example.com".
+       */
+      origin?: string;
+    };
+    result: null;
+  };
+  /**
+   * Indicates that the browser context is in the process of closing or has already been closed.
+   */
+  web_context_isClosed: {
+    args: {
+    };
+    result: boolean;
+  };
+  /**
+   * Creates a new page in the browser context.
+   */
+  web_context_newPage: {
+    args: {
+    };
+    result: PageSummary;
+  };
+  /**
+   * Returns all open pages in the context.
+   */
+  web_context_pages: {
+    args: {
+    };
+    result: PageSummary[];
+  };
+  /**
+   * API testing helper associated with this context. Requests made with this API will use context cookies.
+   */
+  web_context_request: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * This setting will change the default maximum navigation time for the following methods and related shortcuts:
+   *
+   * - `Page.goBack()`
+   * - `Page.goForward()`
+   * - `Page.navigate()`
+   * - `Page.reload()`
+   * - `Page.setContent()`
+   * - `Page.waitForNavigation()`
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()` and `Page.setDefaultTimeout()` take priority over `BrowserContext.setDefaultNavigationTimeout()`.
+   */
+  web_context_setDefaultNavigationTimeout: {
+    args: {
+      /**
+       * Maximum navigation time in milliseconds
+       */
+      timeout: number;
+    };
+    result: null;
+  };
+  /**
+   * This setting will change the default maximum time for all the methods accepting `timeout` option.
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()`, `Page.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()` take priority over `BrowserContext.setDefaultTimeout()`.
+   */
+  web_context_setDefaultTimeout: {
+    args: {
+      /**
+       * Maximum time in milliseconds. Pass `0` to disable timeout.
+       */
+      timeout: number;
+    };
+    result: null;
+  };
+  /**
+   * The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `Page.setExtraHTTPHeaders()`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
+   *
+   * **NOTE:** `BrowserContext.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+   */
+  web_context_setExtraHTTPHeaders: {
+    args: {
+      /**
+       * An object containing additional HTTP headers to be sent with every request. All header values must be strings.
+       */
+      headers: Record<string, string>;
     };
     result: null;
   };
@@ -59,6 +715,261 @@ export interface WebTools {
     result: null;
   };
   /**
+   * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
+   */
+  web_context_storageState: {
+    args: {
+      /**
+       * Set to `true` to include the context's virtual WebAuthn `BrowserContext.credentials()` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `BrowserContext.setStorageState()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `Credentials.install()`), and prevent all real authenticators from working in this context.
+       */
+      credentials?: boolean;
+      /**
+       * Set to `true` to include [IndexedDB](https://developer.mozilla.org/en-US/docs/Web/API/IndexedDB_API) in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.
+       */
+      indexedDB?: boolean;
+    };
+    result: JsonValue;
+  };
+  /**
+   * Calls Playwright's `BrowserContext.tracing()`.
+   */
+  web_context_tracing: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Removes a route created with `BrowserContext.route()`. When `handler` is not specified, removes all routes for the `url`.
+   */
+  web_context_unroute: {
+    args: {
+      /**
+       * A glob pattern, regex pattern, or predicate receiving [URL] used to register a routing with `BrowserContext.route()`.
+       */
+      url: string;
+    };
+    result: null;
+  };
+  /**
+   * Removes all routes created with `BrowserContext.route()` and `BrowserContext.routeFromHAR()`.
+   */
+  web_context_unrouteAll: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * This method double clicks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `page.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   */
+  web_dblclick: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * The snippet below dispatches the `click` event on the element. Regardless of the visibility state of the element, `click` is dispatched. This is equivalent to calling [element.click()](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/click).
+   */
+  web_dispatchEvent: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * DOM event type: `"click"`, `"dragstart"`, etc.
+       */
+      type: string;
+      /**
+       * Optional event-specific initialization properties.
+       */
+      eventInit?: JsonValue;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * This method drags the source element to the target element. It will first move to the source element, perform a `mousedown`, then move to the target element and perform a `mouseup`.
+   */
+  web_dragAndDrop: {
+    args: {
+      /**
+       * A selector to search for an element to drag. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      source: string;
+      /**
+       * A selector to search for an element to drop onto. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      target: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Clicks on the source element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used.
+       */
+      sourcePosition?: Position;
+      /**
+       * Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between the `mousedown` and `mouseup` of the drag. When set to 1, emits a single `mousemove` event at the destination location.
+       */
+      steps?: number;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Drops on the target element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used.
+       */
+      targetPosition?: Position;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * This method changes the `CSS media type` through the `media` argument, and/or the `"prefers-colors-scheme"` media feature, using the `colorScheme` argument.
+   */
+  web_emulateMedia: {
+    args: {
+      /**
+       * Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.
+       */
+      colorScheme?: "light" | "dark" | "no-preference" | null;
+      /**
+       * Emulates `"prefers-contrast"` media feature, supported values are `"no-preference"`, `"more"`. Passing `null` disables contrast emulation.
+       */
+      contrast?: "no-preference" | "more" | null;
+      /**
+       * Emulates `"forced-colors"` media feature, supported values are `"active"` and `"none"`. Passing `null` disables forced colors emulation.
+       */
+      forcedColors?: "active" | "none" | null;
+      /**
+       * Changes the CSS media type of the page. The only allowed values are `"screen"`, `"print"` and `null`. Passing `null` disables CSS media emulation.
+       */
+      media?: "screen" | "print" | null;
+      /**
+       * Emulates `"prefers-reduced-motion"` media feature, supported values are `"reduce"`, `"no-preference"`. Passing `null` disables reduced motion emulation.
+       */
+      reducedMotion?: "reduce" | "no-preference" | null;
+    };
+    result: null;
+  };
+  /**
+   * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelector()` would wait for the promise to resolve and return its value.
+   */
+  web_evalOnSelector: {
+    args: {
+      /**
+       * A selector to query for.
+       */
+      selector: string;
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+    };
+    result: JsonValue;
+  };
+  /**
+   * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelectorAll()` would wait for the promise to resolve and return its value.
+   */
+  web_evalOnSelectorAll: {
+    args: {
+      /**
+       * A selector to query for.
+       */
+      selector: string;
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+    };
+    result: JsonValue;
+  };
+  /**
    * Returns the value of the `expression` invocation.
    *
    * If the function passed to the `Page.evaluate()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluate()` would wait for the promise to resolve and return its value.
@@ -79,6 +990,2991 @@ export interface WebTools {
     result: JsonValue;
   };
   /**
+   * Returns the value of the `expression` invocation as a `JSHandle`.
+   *
+   * The only difference between `Page.evaluate()` and `Page.evaluateHandle()` is that `Page.evaluateHandle()` returns `JSHandle`.
+   *
+   * If the function passed to the `Page.evaluateHandle()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluateHandle()` would wait for the promise to resolve and return its value.
+   */
+  web_evaluateHandle: {
+    args: {
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+    };
+    result: null;
+  };
+  /**
+   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
+   *
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be filled instead.
+   *
+   * To send fine-grained keyboard events, use `Locator.pressSequentially()`.
+   */
+  web_fill: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Value to fill for the `<input>`, `<textarea>` or `[contenteditable]` element.
+       */
+      value: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * This method fetches an element with `selector` and focuses it. If there's no element matching `selector`, the method waits until a matching element appears in the DOM.
+   */
+  web_focus: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Returns frame matching the specified criteria. Either `name` or `url` must be specified.
+   */
+  web_frame: {
+    args: {
+      /**
+       * Frame name specified in the `iframe`'s `name` attribute.
+       */
+      name: string;
+    };
+    result: FrameSummary | null;
+  };
+  /**
+   * When working with iframes, you can create a frame locator that will enter the iframe and allow selecting elements in that iframe.
+   */
+  web_frameLocator: {
+    args: {
+      /**
+       * A selector to use when resolving DOM element.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * An array of all frames attached to the page.
+   */
+  web_frames: {
+    args: {
+    };
+    result: FrameSummary[];
+  };
+  /**
+   * Returns element attribute value.
+   */
+  web_getAttribute: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Attribute name to get the value for.
+       */
+      name: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string | null;
+  };
+  /**
+   * Allows locating elements by their alt text.
+   */
+  web_getByAltText: {
+    args: {
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating input elements by the text of the associated `<label>` or `aria-labelledby` element, or by the `aria-label` attribute.
+   */
+  web_getByLabel: {
+    args: {
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating input elements by the placeholder text.
+   */
+  web_getByPlaceholder: {
+    args: {
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   */
+  web_getByRole: {
+    args: {
+      /**
+       * Required aria role.
+       */
+      role: "alert" | "alertdialog" | "application" | "article" | "banner" | "blockquote" | "button" | "caption" | "cell" | "checkbox" | "code" | "columnheader" | "combobox" | "complementary" | "contentinfo" | "definition" | "deletion" | "dialog" | "directory" | "document" | "emphasis" | "feed" | "figure" | "form" | "generic" | "grid" | "gridcell" | "group" | "heading" | "img" | "insertion" | "link" | "list" | "listbox" | "listitem" | "log" | "main" | "marquee" | "math" | "meter" | "menu" | "menubar" | "menuitem" | "menuitemcheckbox" | "menuitemradio" | "navigation" | "none" | "note" | "option" | "paragraph" | "presentation" | "progressbar" | "radio" | "radiogroup" | "region" | "row" | "rowgroup" | "rowheader" | "scrollbar" | "search" | "searchbox" | "separator" | "slider" | "spinbutton" | "status" | "strong" | "subscript" | "superscript" | "switch" | "tab" | "table" | "tablist" | "tabpanel" | "term" | "textbox" | "time" | "timer" | "toolbar" | "tooltip" | "tree" | "treegrid" | "treeitem";
+      /**
+       * An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.
+       *
+       * Learn more about [`aria-checked`](https://www.w3.org/TR/wai-aria-1.2/#aria-checked).
+       */
+      checked?: boolean;
+      /**
+       * Option to match the [accessible description](https://w3c.github.io/accname/#dfn-accessible-description). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       *
+       * Learn more about [accessible description](https://w3c.github.io/accname/#dfn-accessible-description).
+       */
+      description?: string;
+      /**
+       * An attribute that is usually set by `aria-disabled` or `disabled`.
+       *
+       * **NOTE:** Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about [`aria-disabled`](https://www.w3.org/TR/wai-aria-1.2/#aria-disabled).
+       */
+      disabled?: boolean;
+      /**
+       * Whether `name` and `description` are matched exactly: case-sensitive and whole-string. Defaults to false. Ignored when the value is a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+      /**
+       * An attribute that is usually set by `aria-expanded`.
+       *
+       * Learn more about [`aria-expanded`](https://www.w3.org/TR/wai-aria-1.2/#aria-expanded).
+       */
+      expanded?: boolean;
+      /**
+       * Option that controls whether hidden elements are matched. By default, only non-hidden elements, as [defined by ARIA](https://www.w3.org/TR/wai-aria-1.2/#tree_exclusion), are matched by role selector.
+       *
+       * Learn more about [`aria-hidden`](https://www.w3.org/TR/wai-aria-1.2/#aria-hidden).
+       */
+      includeHidden?: boolean;
+      /**
+       * A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.
+       *
+       * Learn more about [`aria-level`](https://www.w3.org/TR/wai-aria-1.2/#aria-level).
+       */
+      level?: number;
+      /**
+       * Option to match the [accessible name](https://w3c.github.io/accname/#dfn-accessible-name). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       *
+       * Learn more about [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+       */
+      name?: string;
+      /**
+       * An attribute that is usually set by `aria-pressed`.
+       *
+       * Learn more about [`aria-pressed`](https://www.w3.org/TR/wai-aria-1.2/#aria-pressed).
+       */
+      pressed?: boolean;
+      /**
+       * An attribute that is usually set by `aria-selected`.
+       *
+       * Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-selected).
+       */
+      selected?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Locate element by the test id.
+   */
+  web_getByTestId: {
+    args: {
+      /**
+       * Id to locate the element by.
+       */
+      testId: string;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating elements that contain given text.
+   *
+   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   */
+  web_getByText: {
+    args: {
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating elements by their title attribute.
+   */
+  web_getByTitle: {
+    args: {
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect. If cannot go back, returns `null`.
+   *
+   * Navigate to the previous page in history.
+   *
+   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   */
+  web_goBack: {
+    args: {
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When to consider operation succeeded, defaults to `load`. Events can be either:
+       *
+       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `"load"` - consider operation to be finished when the `load` event is fired.
+       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       */
+      waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
+    };
+    result: ResponseSummary | null;
+  };
+  /**
+   * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect. If cannot go forward, returns `null`.
+   *
+   * Navigate to the next page in history.
+   *
+   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   */
+  web_goForward: {
+    args: {
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When to consider operation succeeded, defaults to `load`. Events can be either:
+       *
+       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `"load"` - consider operation to be finished when the `load` event is fired.
+       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       */
+      waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
+    };
+    result: ResponseSummary | null;
+  };
+  /**
+   * Hide all locator highlight overlays previously added by `Locator.highlight()` on this page.
+   */
+  web_hideHighlight: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * This method hovers over an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to hover over the center of the element, or the specified `position`.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_hover: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns `element.innerHTML`.
+   */
+  web_innerHTML: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Returns `element.innerText`.
+   */
+  web_innerText: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Returns `input.value` for the selected `<input>` or `<textarea>` or `<select>` element.
+   *
+   * Throws for non-input elements. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), returns the value of the control.
+   */
+  web_inputValue: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
+   */
+  web_isChecked: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Indicates that the page has been closed.
+   */
+  web_isClosed: {
+    args: {
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   */
+  web_isDisabled: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable).
+   */
+  web_isEditable: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   */
+  web_isEnabled: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered hidden.
+   */
+  web_isHidden: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered not visible.
+   */
+  web_isVisible: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Calls Playwright's `Page.keyboard()`.
+   */
+  web_keyboard: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Dispatches a `keydown` event.
+   *
+   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   *
+   * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
+   *
+   * Following modification shortcuts are also supported: `Shift`, `Control`, `Alt`, `Meta`, `ShiftLeft`, `ControlOrMeta`. `ControlOrMeta` resolves to `Control` on Windows and Linux and to `Meta` on macOS.
+   *
+   * Holding down `Shift` will type the text that corresponds to the `key` in the upper case.
+   *
+   * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
+   *
+   * If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `Keyboard.up()`.
+   *
+   * After the key is pressed once, subsequent calls to `Keyboard.down()` will have [repeat](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/repeat) set to true. To release the key, use `Keyboard.up()`.
+   *
+   * **NOTE:** Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
+   */
+  web_keyboard_down: {
+    args: {
+      /**
+       * Name of the key to press or a character to generate, such as `ArrowLeft` or `a`.
+       */
+      key: string;
+    };
+    result: null;
+  };
+  /**
+   * Dispatches only `input` event, does not emit the `keydown`, `keyup` or `keypress` events.
+   */
+  web_keyboard_insertText: {
+    args: {
+      /**
+       * Sets input to the specified text value.
+       */
+      text: string;
+    };
+    result: null;
+  };
+  /**
+   * **NOTE:** In most cases, you should use `Locator.press()` instead.
+   *
+   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   *
+   * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
+   *
+   * Following modification shortcuts are also supported: `Shift`, `Control`, `Alt`, `Meta`, `ShiftLeft`, `ControlOrMeta`. `ControlOrMeta` resolves to `Control` on Windows and Linux and to `Meta` on macOS.
+   *
+   * Holding down `Shift` will type the text that corresponds to the `key` in the upper case.
+   *
+   * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
+   *
+   * Shortcuts such as `key: "Control+o"`, `key: "Control++` or `key: "Control+Shift+T"` are supported as well. When specified with the modifier, modifier is pressed and being held while the subsequent key is being pressed.
+   */
+  web_keyboard_press: {
+    args: {
+      /**
+       * Name of the key to press or a character to generate, such as `ArrowLeft` or `a`.
+       */
+      key: string;
+      /**
+       * Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+    };
+    result: null;
+  };
+  /**
+   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `Locator.pressSequentially()`.
+   *
+   * Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `Keyboard.press()`.
+   */
+  web_keyboard_type: {
+    args: {
+      /**
+       * A text to type into a focused element.
+       */
+      text: string;
+      /**
+       * Time to wait between key presses in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+    };
+    result: null;
+  };
+  /**
+   * Dispatches a `keyup` event.
+   */
+  web_keyboard_up: {
+    args: {
+      /**
+       * Name of the key to press or a character to generate, such as `ArrowLeft` or `a`.
+       */
+      key: string;
+    };
+    result: null;
+  };
+  /**
+   * Provides access to the page's `localStorage` for the current origin. See `WebStorage`.
+   */
+  web_localStorage: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
+   *
+   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   */
+  web_locator: {
+    args: {
+      /**
+       * A selector to use when resolving DOM element.
+       */
+      selector: string;
+      /**
+       * Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+       *
+       * Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      has?: string;
+      /**
+       * Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      hasNot?: string;
+      /**
+       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
+       */
+      hasNotText?: string;
+      /**
+       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
+       */
+      hasText?: string;
+    };
+    result: null;
+  };
+  /**
+   * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
+   *
+   * **NOTE:** `Locator.all()` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `Locator.all()` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `Locator.all()`.
+   */
+  web_locator_all: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * Returns an array of `node.innerText` values for all matching nodes.
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_allInnerTexts: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: string[];
+  };
+  /**
+   * Returns an array of `node.textContent` values for all matching nodes.
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_allTextContents: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: string[];
+  };
+  /**
+   * Creates a locator that matches both this locator and the argument locator.
+   */
+  web_locator_and: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Additional locator to match.
+       */
+      locator: string;
+    };
+    result: null;
+  };
+  /**
+   * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
+   */
+  web_locator_ariaSnapshot: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`.
+       */
+      boxes?: boolean;
+      /**
+       * When specified, limits the depth of the snapshot.
+       */
+      depth?: number;
+      /**
+       * When set to `"ai"`, returns a snapshot optimized for AI consumption. Defaults to `"default"`. See details for more information.
+       */
+      mode?: "ai" | "default";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Calls [blur](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/blur) on the element.
+   */
+  web_locator_blur: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * This method returns the bounding box of the element matching the locator, or `null` if the element is not visible. The bounding box is calculated relative to the main frame viewport - which is usually the same as the browser window.
+   *
+   * **Details**
+   *
+   * Scrolling affects the returned bounding box, similarly to [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). That means `x` and/or `y` may be negative.
+   *
+   * Elements from child frames return the bounding box relative to the main frame, unlike the [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect).
+   *
+   * Assuming the page is static, it is safe to use bounding box coordinates to perform input. For example, the following snippet should click the center of the element.
+   */
+  web_locator_boundingBox: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: BoundingBox | null;
+  };
+  /**
+   * Ensure that checkbox or radio element is checked.
+   *
+   * **Details**
+   *
+   * Performs the following steps:
+   *
+   * - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now checked. If not, this method throws.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_locator_check: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Clear the input field.
+   *
+   * **Details**
+   *
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, clears it and triggers an `input` event after clearing.
+   *
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be cleared instead.
+   */
+  web_locator_clear: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Click an element.
+   *
+   * **Details**
+   *
+   * This method clicks the element by performing the following steps:
+   *
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_locator_click: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * defaults to 1. See [UIEvent.detail].
+       */
+      clickCount?: number;
+      /**
+       * Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between Playwright's current cursor position and the provided destination. When set to 1, emits a single `mousemove` event at the destination location.
+       */
+      steps?: number;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns a `FrameLocator` object pointing to the same `iframe` as this locator.
+   *
+   * Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
+   *
+   * For a reverse operation, use `FrameLocator.owner()`.
+   */
+  web_locator_contentFrame: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * Returns the number of elements matching the locator.
+   *
+   * **NOTE:** If you need to assert the number of elements on the page, prefer `LocatorAssertions.hasCount()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_count: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: number;
+  };
+  /**
+   * Double-click an element.
+   *
+   * **Details**
+   *
+   * This method double clicks the element by performing the following steps:
+   *
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `element.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   */
+  web_locator_dblclick: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between Playwright's current cursor position and the provided destination. When set to 1, emits a single `mousemove` event at the destination location.
+       */
+      steps?: number;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Describes the locator, description is used in the trace viewer and reports. Returns the locator pointing to the same element.
+   */
+  web_locator_describe: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Locator description.
+       */
+      description: string;
+    };
+    result: null;
+  };
+  /**
+   * Returns locator description previously set with `Locator.describe()`. Returns `null` if no custom description has been set.
+   */
+  web_locator_description: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: string | null;
+  };
+  /**
+   * Programmatically dispatch an event on the matching element.
+   */
+  web_locator_dispatchEvent: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * DOM event type: `"click"`, `"dragstart"`, etc.
+       */
+      type: string;
+      /**
+       * Optional event-specific initialization properties.
+       */
+      eventInit?: JsonValue;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Drag the source element towards the target element and drop it.
+   *
+   * **Details**
+   *
+   * This method drags the locator to another target locator or target position. It will first move to the source element, perform a `mousedown`, then move to the target element or position and perform a `mouseup`.
+   */
+  web_locator_dragTo: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Locator of the element to drag to.
+       */
+      target: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Clicks on the source element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used.
+       */
+      sourcePosition?: Position;
+      /**
+       * Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between the `mousedown` and `mouseup` of the drag. When set to 1, emits a single `mousemove` event at the destination location.
+       */
+      steps?: number;
+      /**
+       * Drops on the target element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used.
+       */
+      targetPosition?: Position;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Simulate an external drag-and-drop of files or clipboard-like data onto this locator.
+   *
+   * **Details**
+   *
+   * Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic [DataTransfer] carrying the provided files and/or data entries. Works cross-browser by constructing the [DataTransfer] in the page context.
+   *
+   * If the target element's `dragover` listener does not call `preventDefault()`, the target is considered to have rejected the drop: Playwright dispatches `dragleave` and this method throws.
+   */
+  web_locator_drop: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Data to drop onto the target. Provide `files` (file paths or in-memory buffers), `data` (a mime-type → string map for clipboard-like content such as `text/plain`, `text/html`, `text/uri-list`), or both.
+       */
+      payload: DropPayload;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Resolves given locator to the first matching DOM element. If there are no matching elements, waits for one. If multiple elements match the locator, throws.
+   */
+  web_locator_elementHandle: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Resolves given locator to all matching DOM elements. If there are no matching elements, returns an empty list.
+   */
+  web_locator_elementHandles: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * Execute JavaScript code in the page, taking the matching element as an argument.
+   *
+   * **Details**
+   *
+   * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   */
+  web_locator_evaluate: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+      /**
+       * Maximum time in milliseconds to wait for the locator before evaluating. Note that after locator is resolved, evaluation itself is not limited by the timeout. Defaults to `30000` (30 seconds). Pass `0` to disable timeout.
+       */
+      timeout?: number;
+    };
+    result: JsonValue;
+  };
+  /**
+   * Execute JavaScript code in the page, taking all matching elements as an argument.
+   *
+   * **Details**
+   *
+   * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   */
+  web_locator_evaluateAll: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+    };
+    result: JsonValue;
+  };
+  /**
+   * Execute JavaScript code in the page, taking the matching element as an argument, and return a `JSHandle` with the result.
+   *
+   * **Details**
+   *
+   * Returns the return value of `expression` as a`JSHandle`, called with the matching element as a first argument, and `arg` as a second argument.
+   *
+   * The only difference between `Locator.evaluate()` and `Locator.evaluateHandle()` is that `Locator.evaluateHandle()` returns `JSHandle`.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   *
+   * See `Page.evaluateHandle()` for more details.
+   */
+  web_locator_evaluateHandle: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+      /**
+       * Maximum time in milliseconds to wait for the locator before evaluating. Note that after locator is resolved, evaluation itself is not limited by the timeout. Defaults to `30000` (30 seconds). Pass `0` to disable timeout.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Set a value to the input field.
+   */
+  web_locator_fill: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Value to set for the `<input>`, `<textarea>` or `[contenteditable]` element.
+       */
+      value: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * This method narrows existing locator according to the options, for example filters by text. It can be chained to filter multiple times.
+   */
+  web_locator_filter: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+       *
+       * Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      has?: string;
+      /**
+       * Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      hasNot?: string;
+      /**
+       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
+       */
+      hasNotText?: string;
+      /**
+       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
+       */
+      hasText?: string;
+      /**
+       * Only matches visible or invisible elements.
+       */
+      visible?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns locator to the first matching element.
+   */
+  web_locator_first: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * Calls [focus](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/focus) on the matching element.
+   */
+  web_locator_focus: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Returns the matching element's attribute value.
+   *
+   * **NOTE:** If you need to assert an element's attribute, prefer `LocatorAssertions.hasAttribute()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_getAttribute: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Attribute name to get the value for.
+       */
+      name: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string | null;
+  };
+  /**
+   * Allows locating elements by their alt text.
+   */
+  web_locator_getByAltText: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating input elements by the text of the associated `<label>` or `aria-labelledby` element, or by the `aria-label` attribute.
+   */
+  web_locator_getByLabel: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating input elements by the placeholder text.
+   */
+  web_locator_getByPlaceholder: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   */
+  web_locator_getByRole: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Required aria role.
+       */
+      role: "alert" | "alertdialog" | "application" | "article" | "banner" | "blockquote" | "button" | "caption" | "cell" | "checkbox" | "code" | "columnheader" | "combobox" | "complementary" | "contentinfo" | "definition" | "deletion" | "dialog" | "directory" | "document" | "emphasis" | "feed" | "figure" | "form" | "generic" | "grid" | "gridcell" | "group" | "heading" | "img" | "insertion" | "link" | "list" | "listbox" | "listitem" | "log" | "main" | "marquee" | "math" | "meter" | "menu" | "menubar" | "menuitem" | "menuitemcheckbox" | "menuitemradio" | "navigation" | "none" | "note" | "option" | "paragraph" | "presentation" | "progressbar" | "radio" | "radiogroup" | "region" | "row" | "rowgroup" | "rowheader" | "scrollbar" | "search" | "searchbox" | "separator" | "slider" | "spinbutton" | "status" | "strong" | "subscript" | "superscript" | "switch" | "tab" | "table" | "tablist" | "tabpanel" | "term" | "textbox" | "time" | "timer" | "toolbar" | "tooltip" | "tree" | "treegrid" | "treeitem";
+      /**
+       * An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.
+       *
+       * Learn more about [`aria-checked`](https://www.w3.org/TR/wai-aria-1.2/#aria-checked).
+       */
+      checked?: boolean;
+      /**
+       * Option to match the [accessible description](https://w3c.github.io/accname/#dfn-accessible-description). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       *
+       * Learn more about [accessible description](https://w3c.github.io/accname/#dfn-accessible-description).
+       */
+      description?: string;
+      /**
+       * An attribute that is usually set by `aria-disabled` or `disabled`.
+       *
+       * **NOTE:** Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about [`aria-disabled`](https://www.w3.org/TR/wai-aria-1.2/#aria-disabled).
+       */
+      disabled?: boolean;
+      /**
+       * Whether `name` and `description` are matched exactly: case-sensitive and whole-string. Defaults to false. Ignored when the value is a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+      /**
+       * An attribute that is usually set by `aria-expanded`.
+       *
+       * Learn more about [`aria-expanded`](https://www.w3.org/TR/wai-aria-1.2/#aria-expanded).
+       */
+      expanded?: boolean;
+      /**
+       * Option that controls whether hidden elements are matched. By default, only non-hidden elements, as [defined by ARIA](https://www.w3.org/TR/wai-aria-1.2/#tree_exclusion), are matched by role selector.
+       *
+       * Learn more about [`aria-hidden`](https://www.w3.org/TR/wai-aria-1.2/#aria-hidden).
+       */
+      includeHidden?: boolean;
+      /**
+       * A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.
+       *
+       * Learn more about [`aria-level`](https://www.w3.org/TR/wai-aria-1.2/#aria-level).
+       */
+      level?: number;
+      /**
+       * Option to match the [accessible name](https://w3c.github.io/accname/#dfn-accessible-name). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       *
+       * Learn more about [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+       */
+      name?: string;
+      /**
+       * An attribute that is usually set by `aria-pressed`.
+       *
+       * Learn more about [`aria-pressed`](https://www.w3.org/TR/wai-aria-1.2/#aria-pressed).
+       */
+      pressed?: boolean;
+      /**
+       * An attribute that is usually set by `aria-selected`.
+       *
+       * Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-selected).
+       */
+      selected?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Locate element by the test id.
+   */
+  web_locator_getByTestId: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Id to locate the element by.
+       */
+      testId: string;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating elements that contain given text.
+   *
+   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   */
+  web_locator_getByText: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Allows locating elements by their title attribute.
+   */
+  web_locator_getByTitle: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Text to locate the element for.
+       */
+      text: string;
+      /**
+       * Whether to find an exact match: case-sensitive and whole-string. Default to false. Ignored when locating by a regular expression. Note that exact match still trims whitespace.
+       */
+      exact?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Hides the element highlight previously added by `Locator.highlight()`.
+   */
+  web_locator_hideHighlight: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `Locator.highlight()`.
+   */
+  web_locator_highlight: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Additional inline CSS applied to the highlight overlay, e.g. `"outline: 2px dashed red"`.
+       */
+      style?: string;
+    };
+    result: null;
+  };
+  /**
+   * Hover over the matching element.
+   */
+  web_locator_hover: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns the [`element.innerHTML`](https://developer.mozilla.org/en-US/docs/Web/API/Element/innerHTML).
+   */
+  web_locator_innerHTML: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Returns the [`element.innerText`](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/innerText).
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_innerText: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
+   *
+   * **NOTE:** If you need to assert input value, prefer `LocatorAssertions.hasValue()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_inputValue: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string;
+  };
+  /**
+   * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
+   *
+   * **NOTE:** If you need to assert that checkbox is checked, prefer `LocatorAssertions.isChecked()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isChecked: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   *
+   * **NOTE:** If you need to assert that an element is disabled, prefer `LocatorAssertions.isDisabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isDisabled: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable). If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
+   *
+   * **NOTE:** If you need to assert that an element is editable, prefer `LocatorAssertions.isEditable()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isEditable: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   *
+   * **NOTE:** If you need to assert that an element is enabled, prefer `LocatorAssertions.isEnabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isEnabled: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible).
+   *
+   * **NOTE:** If you need to assert that element is hidden, prefer `LocatorAssertions.isHidden()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isHidden: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible).
+   *
+   * **NOTE:** If you need to assert that element is visible, prefer `LocatorAssertions.isVisible()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isVisible: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      timeout?: number;
+    };
+    result: boolean;
+  };
+  /**
+   * Returns locator to the last matching element.
+   */
+  web_locator_last: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `Locator.filter()` method.
+   *
+   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   */
+  web_locator_locator: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * A selector or locator to use when resolving DOM element.
+       */
+      selectorOrLocator: string | string;
+      /**
+       * Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
+       *
+       * Inner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      has?: string;
+      /**
+       * Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.
+       *
+       * Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.
+       */
+      hasNot?: string;
+      /**
+       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
+       */
+      hasNotText?: string;
+      /**
+       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
+       */
+      hasText?: string;
+    };
+    result: null;
+  };
+  /**
+   * Returns a new locator that uses best practices for referencing the matched element, prioritizing test ids, aria roles, and other user-facing attributes over CSS selectors. This is useful for converting implementation-detail selectors into more resilient, human-readable locators.
+   */
+  web_locator_normalize: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * Returns locator to the n-th matching element. It's zero based, `nth(0)` selects the first element.
+   */
+  web_locator_nth: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      index: number;
+    };
+    result: null;
+  };
+  /**
+   * Creates a locator matching all elements that match one or both of the two locators.
+   *
+   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+   */
+  web_locator_or: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Alternative locator to match.
+       */
+      locator: string;
+    };
+    result: null;
+  };
+  /**
+   * A page this locator belongs to.
+   */
+  web_locator_page: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+    };
+    result: PageSummary;
+  };
+  /**
+   * Focuses the matching element and presses a combination of the keys.
+   */
+  web_locator_press: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Name of the key to press or a character to generate, such as `ArrowLeft` or `a`.
+       */
+      key: string;
+      /**
+       * Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page.
+   *
+   * Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `Locator.press()`.
+   */
+  web_locator_pressSequentially: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * String of characters to sequentially press into a focused element.
+       */
+      text: string;
+      /**
+       * Time to wait between key presses in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Take a screenshot of the element matching the locator.
+   */
+  web_locator_screenshot: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * When set to `"disabled"`, stops CSS animations, CSS transitions and Web Animations. Animations get different treatment depending on their duration:
+       *
+       * - finite animations are fast-forwarded to completion, so they'll fire `transitionend` event.
+       * - infinite animations are canceled to initial state, and then played over after the screenshot.
+       *
+       * Defaults to `"allow"` that leaves animations untouched.
+       */
+      animations?: "disabled" | "allow";
+      /**
+       * When set to `"hide"`, screenshot will hide text caret. When set to `"initial"`, text caret behavior will not be changed. Defaults to `"hide"`.
+       */
+      caret?: "hide" | "initial";
+      /**
+       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.
+       */
+      mask?: string[];
+      /**
+       * Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.
+       */
+      maskColor?: string;
+      /**
+       * Hides default white background and allows capturing screenshots with transparency. Not applicable to `jpeg` images. Defaults to `false`.
+       */
+      omitBackground?: boolean;
+      /**
+       * The quality of the image, between 0-100. Not applicable to `png` images. For `jpeg` the default is `80`. For `webp`, a quality of `100` (the default) produces a lossless image, while lower values use lossy compression.
+       */
+      quality?: number;
+      /**
+       * When set to `"css"`, screenshot will have a single pixel per each css pixel on the page. For high-dpi devices, this will keep screenshots small. Using `"device"` option will produce a single pixel per each device pixel, so screenshots of high-dpi devices will be twice as large or even larger.
+       *
+       * Defaults to `"device"`.
+       */
+      scale?: "css" | "device";
+      /**
+       * Text of the stylesheet to apply while making the screenshot. This is where you can hide dynamic elements, make elements invisible or change their properties to help you creating repeatable screenshots. This stylesheet pierces the Shadow DOM and applies to the inner frames.
+       */
+      style?: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * Specify screenshot type, defaults to `png`.
+       */
+      type?: "png" | "jpeg" | "webp";
+    };
+    result: string;
+  };
+  /**
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then tries to scroll element into view, unless it is completely visible as defined by [IntersectionObserver](https://developer.mozilla.org/en-US/docs/Web/API/Intersection_Observer_API)'s `ratio`.
+   *
+   * See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   */
+  web_locator_scrollIntoViewIfNeeded: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Selects option or options in `<select>`.
+   *
+   * **Details**
+   *
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_locator_selectOption: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
+       */
+      values: string | string[];
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string[];
+  };
+  /**
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then focuses the element and selects all its text content.
+   *
+   * If the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), focuses and selects text in the control instead.
+   */
+  web_locator_selectText: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Set the state of a checkbox or a radio element.
+   */
+  web_locator_setChecked: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to check or uncheck the checkbox.
+       */
+      checked: boolean;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Upload file or multiple files into `<input type=file>`. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   */
+  web_locator_setInputFiles: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      files: FilePayload | FilePayload[];
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
+   *
+   * **Details**
+   *
+   * This method taps the element by performing the following steps:
+   *
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `element.tap()` requires that the `hasTouch` option of the browser context be set to true.
+   */
+  web_locator_tap: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns the [`node.textContent`](https://developer.mozilla.org/en-US/docs/Web/API/Node/textContent).
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_textContent: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string | null;
+  };
+  /**
+   * Calls Playwright's `Locator.type()`.
+   */
+  web_locator_type: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * A text to type into a focused element.
+       */
+      text: string;
+      /**
+       * Time to wait between key presses in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      noWaitAfter?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Ensure that checkbox or radio element is unchecked.
+   */
+  web_locator_uncheck: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns when element specified by locator satisfies the `state` option.
+   *
+   * If target element already satisfies the condition, the method returns immediately. Otherwise, waits for up to `timeout` milliseconds until the condition is met.
+   */
+  web_locator_waitFor: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * Defaults to `"visible"`. Can be either:
+       *
+       * - `"attached"` - wait for element to be present in DOM.
+       * - `"detached"` - wait for element to not be present in DOM.
+       * - `"visible"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
+       * - `"hidden"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `"visible"` option.
+       */
+      state?: "attached" | "detached" | "visible" | "hidden";
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Returns when `expression` returns a truthy value, called with the matching element as a first argument, and `arg` as a second argument.
+   *
+   * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve before checking its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   */
+  web_locator_waitForFunction: {
+    args: {
+      /**
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       */
+      selector: string;
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+      /**
+       * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * The page's main frame. Page is guaranteed to have a main frame which persists during navigations.
+   */
+  web_mainFrame: {
+    args: {
+    };
+    result: FrameSummary;
+  };
+  /**
+   * Calls Playwright's `Page.mouse()`.
+   */
+  web_mouse: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`.
+   */
+  web_mouse_click: {
+    args: {
+      /**
+       * X coordinate relative to the main frame's viewport in CSS pixels.
+       */
+      x: number;
+      /**
+       * Y coordinate relative to the main frame's viewport in CSS pixels.
+       */
+      y: number;
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * defaults to 1. See [UIEvent.detail].
+       */
+      clickCount?: number;
+      /**
+       * Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+    };
+    result: null;
+  };
+  /**
+   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`, `Mouse.down()` and `Mouse.up()`.
+   */
+  web_mouse_dblclick: {
+    args: {
+      /**
+       * X coordinate relative to the main frame's viewport in CSS pixels.
+       */
+      x: number;
+      /**
+       * Y coordinate relative to the main frame's viewport in CSS pixels.
+       */
+      y: number;
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+    };
+    result: null;
+  };
+  /**
+   * Dispatches a `mousedown` event.
+   */
+  web_mouse_down: {
+    args: {
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * defaults to 1. See [UIEvent.detail].
+       */
+      clickCount?: number;
+    };
+    result: null;
+  };
+  /**
+   * Dispatches a `mousemove` event.
+   */
+  web_mouse_move: {
+    args: {
+      /**
+       * X coordinate relative to the main frame's viewport in CSS pixels.
+       */
+      x: number;
+      /**
+       * Y coordinate relative to the main frame's viewport in CSS pixels.
+       */
+      y: number;
+      /**
+       * Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between Playwright's current cursor position and the provided destination. When set to 1, emits a single `mousemove` event at the destination location.
+       */
+      steps?: number;
+    };
+    result: null;
+  };
+  /**
+   * Dispatches a `mouseup` event.
+   */
+  web_mouse_up: {
+    args: {
+      /**
+       * Defaults to `left`.
+       */
+      button?: "left" | "right" | "middle";
+      /**
+       * defaults to 1. See [UIEvent.detail].
+       */
+      clickCount?: number;
+    };
+    result: null;
+  };
+  /**
+   * Dispatches a `wheel` event. This method is usually used to manually scroll the page. See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   *
+   * **NOTE:** Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
+   */
+  web_mouse_wheel: {
+    args: {
+      /**
+       * Pixels to scroll horizontally.
+       */
+      deltaX: number;
+      /**
+       * Pixels to scroll vertically.
+       */
+      deltaY: number;
+    };
+    result: null;
+  };
+  /**
+   * Returns the opener for popup pages and `null` for others. If the opener has been closed already the returns `null`.
+   */
+  web_opener: {
+    args: {
+    };
+    result: PageSummary | null;
+  };
+  /**
+   * Returns the PDF buffer.
+   *
+   * `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
+   *
+   * **NOTE:** By default, `page.pdf()` generates a pdf with modified colors for printing. Use the [`-webkit-print-color-adjust`](https://developer.mozilla.org/en-US/docs/Web/CSS/-webkit-print-color-adjust) property to force rendering of exact colors.
+   */
+  web_pdf: {
+    args: {
+      /**
+       * Display header and footer. Defaults to `false`.
+       */
+      displayHeaderFooter?: boolean;
+      /**
+       * HTML template for the print footer. Should use the same format as the `headerTemplate`.
+       */
+      footerTemplate?: string;
+      /**
+       * Paper format. If set, takes priority over `width` or `height` options. Defaults to 'Letter'.
+       */
+      format?: string;
+      /**
+       * HTML template for the print header. Should be valid HTML markup with following classes used to inject printing values into them:
+       *
+       * - `"date"` formatted print date
+       * - `"title"` document title
+       * - `"url"` document location
+       * - `"pageNumber"` current page number
+       * - `"totalPages"` total pages in the document
+       */
+      headerTemplate?: string;
+      /**
+       * Paper height, accepts values labeled with units.
+       */
+      height?: string;
+      /**
+       * Paper orientation. Defaults to `false`.
+       */
+      landscape?: boolean;
+      /**
+       * Paper margins, defaults to none.
+       */
+      margin?: Margin;
+      /**
+       * Whether or not to embed the document outline into the PDF. Defaults to `false`.
+       */
+      outline?: boolean;
+      /**
+       * Paper ranges to print, e.g., '1-5, 8, 11-13'. Defaults to the empty string, which means print all pages.
+       */
+      pageRanges?: string;
+      /**
+       * Give any CSS `@page` size declared in the page priority over what is declared in `width` and `height` or `format` options. Defaults to `false`, which will scale the content to fit the paper size.
+       */
+      preferCSSPageSize?: boolean;
+      /**
+       * Print background graphics. Defaults to `false`.
+       */
+      printBackground?: boolean;
+      /**
+       * Scale of the webpage rendering. Defaults to `1`. Scale amount must be between 0.1 and 2.
+       */
+      scale?: number;
+      /**
+       * Whether or not to generate tagged (accessible) PDF. Defaults to `false`.
+       */
+      tagged?: boolean;
+      /**
+       * Paper width, accepts values labeled with units.
+       */
+      width?: string;
+    };
+    result: string;
+  };
+  /**
+   * Focuses the element, and then uses `Keyboard.down()` and `Keyboard.up()`.
+   *
+   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   *
+   * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
+   *
+   * Following modification shortcuts are also supported: `Shift`, `Control`, `Alt`, `Meta`, `ShiftLeft`, `ControlOrMeta`. `ControlOrMeta` resolves to `Control` on Windows and Linux and to `Meta` on macOS.
+   *
+   * Holding down `Shift` will type the text that corresponds to the `key` in the upper case.
+   *
+   * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
+   *
+   * Shortcuts such as `key: "Control+o"`, `key: "Control++` or `key: "Control+Shift+T"` are supported as well. When specified with the modifier, modifier is pressed and being held while the subsequent key is being pressed.
+   */
+  web_press: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Name of the key to press or a character to generate, such as `ArrowLeft` or `a`.
+       */
+      key: string;
+      /**
+       * Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * The method finds an element matching the specified selector within the page. If no elements match the selector, the return value resolves to `null`. To wait for an element on the page, use `Locator.waitFor()`.
+   */
+  web_querySelector: {
+    args: {
+      /**
+       * A selector to query for.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * The method finds all elements matching the specified selector within the page. If no elements match the selector, the return value resolves to `[]`.
+   */
+  web_querySelectorAll: {
+    args: {
+      /**
+       * A selector to query for.
+       */
+      selector: string;
+    };
+    result: null;
+  };
+  /**
+   * This method reloads the current page, in the same way as if the user had triggered a browser refresh. Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect.
+   */
+  web_reload: {
+    args: {
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When to consider operation succeeded, defaults to `load`. Events can be either:
+       *
+       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `"load"` - consider operation to be finished when the `load` event is fired.
+       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       */
+      waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
+    };
+    result: ResponseSummary | null;
+  };
+  /**
+   * Removes all locator handlers added by `Page.addLocatorHandler()` for a specific locator.
+   */
+  web_removeLocatorHandler: {
+    args: {
+      /**
+       * Locator passed to `Page.addLocatorHandler()`.
+       */
+      locator: string;
+    };
+    result: null;
+  };
+  /**
+   * API testing helper associated with this page. This method returns the same instance as `BrowserContext.request()` on the page's context. See `BrowserContext.request()` for more details.
+   */
+  web_request: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
+   *
+   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a [`WeakRef`](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/WeakRef).
+   */
+  web_requestGC: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Returns up to (currently) 100 last network request from this page. See `Page.onRequest()` for more details.
+   *
+   * Returned requests should be accessed immediately, otherwise they might be collected to prevent unbounded memory growth as new requests come in. Once collected, retrieving most information about the request is impossible.
+   *
+   * Note that requests reported through the `Page.onRequest()` request are not collected, so there is a trade off between efficient memory usage with `Page.requests()` and the amount of available information reported through `Page.onRequest()`.
+   */
+  web_requests: {
+    args: {
+    };
+    result: RequestSummary[];
+  };
+  /**
+   * `Screencast` object associated with this page.
+   */
+  web_screencast: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Returns the buffer with the captured screenshot.
+   */
+  web_screenshot: {
+    args: {
+      /**
+       * When set to `"disabled"`, stops CSS animations, CSS transitions and Web Animations. Animations get different treatment depending on their duration:
+       *
+       * - finite animations are fast-forwarded to completion, so they'll fire `transitionend` event.
+       * - infinite animations are canceled to initial state, and then played over after the screenshot.
+       *
+       * Defaults to `"allow"` that leaves animations untouched.
+       */
+      animations?: "disabled" | "allow";
+      /**
+       * When set to `"hide"`, screenshot will hide text caret. When set to `"initial"`, text caret behavior will not be changed. Defaults to `"hide"`.
+       */
+      caret?: "hide" | "initial";
+      /**
+       * An object which specifies clipping of the resulting image.
+       */
+      clip?: Clip;
+      /**
+       * When true, takes a screenshot of the full scrollable page, instead of the currently visible viewport. Defaults to `false`.
+       */
+      fullPage?: boolean;
+      /**
+       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.
+       */
+      mask?: string[];
+      /**
+       * Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.
+       */
+      maskColor?: string;
+      /**
+       * Hides default white background and allows capturing screenshots with transparency. Not applicable to `jpeg` images. Defaults to `false`.
+       */
+      omitBackground?: boolean;
+      /**
+       * The quality of the image, between 0-100. Not applicable to `png` images. For `jpeg` the default is `80`. For `webp`, a quality of `100` (the default) produces a lossless image, while lower values use lossy compression.
+       */
+      quality?: number;
+      /**
+       * When set to `"css"`, screenshot will have a single pixel per each css pixel on the page. For high-dpi devices, this will keep screenshots small. Using `"device"` option will produce a single pixel per each device pixel, so screenshots of high-dpi devices will be twice as large or even larger.
+       *
+       * Defaults to `"device"`.
+       */
+      scale?: "css" | "device";
+      /**
+       * Text of the stylesheet to apply while making the screenshot. This is where you can hide dynamic elements, make elements invisible or change their properties to help you creating repeatable screenshots. This stylesheet pierces the Shadow DOM and applies to the inner frames.
+       */
+      style?: string;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * Specify screenshot type, defaults to `png`.
+       */
+      type?: "png" | "jpeg" | "webp";
+    };
+    result: string;
+  };
+  /**
+   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_selectOption: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
+       */
+      values: string | string[];
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string[];
+  };
+  /**
+   * Provides access to the page's `sessionStorage` for the current origin. See `WebStorage`.
+   */
+  web_sessionStorage: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * This method checks or unchecks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
+   * - If the element already has the right checked state, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now checked or unchecked. If not, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_setChecked: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Whether to check or uncheck the checkbox.
+       */
+      checked: boolean;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * This method internally calls [document.write()](https://developer.mozilla.org/en-US/docs/Web/API/Document/write), inheriting all its specific characteristics and behaviors.
+   */
+  web_setContent: {
+    args: {
+      /**
+       * HTML markup to assign to the page.
+       */
+      html: string;
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When to consider operation succeeded, defaults to `load`. Events can be either:
+       *
+       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `"load"` - consider operation to be finished when the `load` event is fired.
+       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       */
+      waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
+    };
+    result: null;
+  };
+  /**
+   * This setting will change the default maximum navigation time for the following methods and related shortcuts:
+   *
+   * - `Page.goBack()`
+   * - `Page.goForward()`
+   * - `Page.navigate()`
+   * - `Page.reload()`
+   * - `Page.setContent()`
+   * - `Page.waitForNavigation()`
+   * - `Page.waitForURL()`
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`, `BrowserContext.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()`.
+   */
+  web_setDefaultNavigationTimeout: {
+    args: {
+      /**
+       * Maximum navigation time in milliseconds
+       */
+      timeout: number;
+    };
+    result: null;
+  };
+  /**
+   * This setting will change the default maximum time for all the methods accepting `timeout` option.
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`.
+   */
+  web_setDefaultTimeout: {
+    args: {
+      /**
+       * Maximum time in milliseconds. Pass `0` to disable timeout.
+       */
+      timeout: number;
+    };
+    result: null;
+  };
+  /**
    * The extra HTTP headers will be sent with every request the page initiates.
    *
    * **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
@@ -89,6 +3985,30 @@ export interface WebTools {
        * An object containing additional HTTP headers to be sent with every request. All header values must be strings.
        */
       headers: Record<string, string>;
+    };
+    result: null;
+  };
+  /**
+   * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   *
+   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
+   */
+  web_setInputFiles: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      files: FilePayload | FilePayload[];
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
     };
     result: null;
   };
@@ -110,6 +4030,337 @@ export interface WebTools {
     };
     result: null;
   };
+  /**
+   * This method taps an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `Page.tap()` will throw if the `hasTouch` option of the browser context is false.
+   */
+  web_tap: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      /**
+       * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
+       */
+      modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Returns `element.textContent`.
+   */
+  web_textContent: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: string | null;
+  };
+  /**
+   * Returns the page's title.
+   */
+  web_title: {
+    args: {
+    };
+    result: string;
+  };
+  /**
+   * Calls Playwright's `Page.touchscreen()`.
+   */
+  web_touchscreen: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Calls Playwright's `Page.type()`.
+   */
+  web_type: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * A text to type into a focused element.
+       */
+      text: string;
+      /**
+       * Time to wait between key presses in milliseconds. Defaults to 0.
+       */
+      delay?: number;
+      noWaitAfter?: boolean;
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * This method unchecks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now unchecked. If not, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_uncheck: {
+    args: {
+      /**
+       * A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.
+       */
+      selector: string;
+      /**
+       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       */
+      force?: boolean;
+      noWaitAfter?: boolean;
+      /**
+       * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
+       */
+      position?: Position;
+      /**
+       * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
+       */
+      scroll?: "auto" | "none";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       */
+      trial?: boolean;
+    };
+    result: null;
+  };
+  /**
+   * Removes a route created with `Page.route()`. When `handler` is not specified, removes all routes for the `url`.
+   */
+  web_unroute: {
+    args: {
+      /**
+       * A glob pattern, regex pattern, or predicate receiving [URL] to match while routing.
+       */
+      url: string;
+    };
+    result: null;
+  };
+  /**
+   * Removes all routes created with `Page.route()` and `Page.routeFromHAR()`.
+   */
+  web_unrouteAll: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Calls Playwright's `Page.url()`.
+   */
+  web_url: {
+    args: {
+    };
+    result: string;
+  };
+  /**
+   * Video object associated with this page. Can be used to access the video file when using the `recordVideo` context option.
+   */
+  web_video: {
+    args: {
+    };
+    result: null;
+  };
+  /**
+   * Calls Playwright's `Page.viewportSize()`.
+   */
+  web_viewportSize: {
+    args: {
+    };
+    result: ViewportSize | null;
+  };
+  /**
+   * Returns when the `expression` returns a truthy value. It resolves to a JSHandle of the truthy value.
+   */
+  web_waitForFunction: {
+    args: {
+      /**
+       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
+       */
+      expression: string;
+      /**
+       * Optional argument to pass to `expression`.
+       */
+      arg?: JsonValue;
+      /**
+       * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Returns when the required load state has been reached.
+   *
+   * This resolves when the page reaches a required load state, `load` by default. The navigation must have been committed when this method is called. If current document has already reached the required state, resolves immediately.
+   *
+   * **NOTE:** Most of the time, this method is not needed because Playwright [auto-waits before every action](https://playwright.dev/java/docs/actionability).
+   */
+  web_waitForLoadState: {
+    args: {
+      /**
+       * Optional load state to wait for, defaults to `load`. If the state has been already reached while loading current document, the method resolves immediately. Can be one of:
+       *
+       * - `"load"` - wait for the `load` event to be fired.
+       * - `"domcontentloaded"` - wait for the `DOMContentLoaded` event to be fired.
+       * - `"networkidle"` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       */
+      state?: "load" | "domcontentloaded" | "networkidle";
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Returns when element specified by selector satisfies `state` option. Returns `null` if waiting for `hidden` or `detached`.
+   *
+   * **NOTE:** Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
+   *
+   * Wait for the `selector` to satisfy `state` option (either appear/disappear from dom, or become visible/hidden). If at the moment of calling the method `selector` already satisfies the condition, the method will return immediately. If the selector doesn't satisfy the condition for the `timeout` milliseconds, the function will throw.
+   */
+  web_waitForSelector: {
+    args: {
+      /**
+       * A selector to query for.
+       */
+      selector: string;
+      /**
+       * Defaults to `"visible"`. Can be either:
+       *
+       * - `"attached"` - wait for element to be present in DOM.
+       * - `"detached"` - wait for element to not be present in DOM.
+       * - `"visible"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
+       * - `"hidden"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `"visible"` option.
+       */
+      state?: "attached" | "detached" | "visible" | "hidden";
+      /**
+       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
+       */
+      strict?: boolean;
+      /**
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Waits for the given `timeout` in milliseconds.
+   *
+   * Note that `page.waitForTimeout()` should only be used for debugging. Tests using the timer in production are going to be flaky. Use signals such as network events, selectors becoming visible and others instead.
+   */
+  web_waitForTimeout: {
+    args: {
+      /**
+       * A timeout to wait for
+       */
+      timeout: number;
+    };
+    result: null;
+  };
+  /**
+   * Waits for the main frame to navigate to the given URL.
+   */
+  web_waitForURL: {
+    args: {
+      /**
+       * A glob pattern, regex pattern, or predicate receiving [URL] to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string.
+       */
+      url: string;
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When to consider operation succeeded, defaults to `load`. Events can be either:
+       *
+       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `"load"` - consider operation to be finished when the `load` event is fired.
+       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       */
+      waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
+    };
+    result: null;
+  };
+  /**
+   * This method returns all of the dedicated [WebWorkers](https://developer.mozilla.org/en-US/docs/Web/API/Web_Workers_API) associated with the page.
+   *
+   * **NOTE:** This does not contain ServiceWorkers
+   */
+  web_workers: {
+    args: {
+    };
+    result: WorkerSummary[];
+  };
 }
 
 export type WebToolName = keyof WebTools;
@@ -126,6 +4377,179 @@ export interface WebToolFunctions {
    */
   web_addInitScript(args: WebTools["web_addInitScript"]["args"]): Promise<WebTools["web_addInitScript"]["result"]>;
   /**
+   * Adds a `<script>` tag into the page with the desired url or content. Returns the added tag when the script's onload fires or when the script content was injected into frame.
+   */
+  web_addScriptTag(args: WebTools["web_addScriptTag"]["args"]): Promise<WebTools["web_addScriptTag"]["result"]>;
+  /**
+   * Adds a `<link rel="stylesheet">` tag into the page with the desired url or a `<style type="text/css">` tag with the content. Returns the added tag when the stylesheet's onload fires or when the CSS content was injected into frame.
+   */
+  web_addStyleTag(args: WebTools["web_addStyleTag"]["args"]): Promise<WebTools["web_addStyleTag"]["result"]>;
+  /**
+   * Captures the aria snapshot of the page. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots).
+   */
+  web_ariaSnapshot(args: WebTools["web_ariaSnapshot"]["args"]): Promise<WebTools["web_ariaSnapshot"]["result"]>;
+  /**
+   * Brings page to front (activates tab).
+   */
+  web_bringToFront(args: WebTools["web_bringToFront"]["args"]): Promise<WebTools["web_bringToFront"]["result"]>;
+  /**
+   * Cancels an ongoing `Page.pickLocator()` call by deactivating pick locator mode. If no pick locator mode is active, this method is a no-op.
+   */
+  web_cancelPickLocator(args: WebTools["web_cancelPickLocator"]["args"]): Promise<WebTools["web_cancelPickLocator"]["result"]>;
+  /**
+   * This method checks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now checked. If not, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_check(args: WebTools["web_check"]["args"]): Promise<WebTools["web_check"]["result"]>;
+  /**
+   * Clears all stored console messages from this page. Subsequent calls to `Page.consoleMessages()` will only return messages logged after the clear.
+   */
+  web_clearConsoleMessages(args: WebTools["web_clearConsoleMessages"]["args"]): Promise<WebTools["web_clearConsoleMessages"]["result"]>;
+  /**
+   * Clears all stored page errors from this page. Subsequent calls to `Page.pageErrors()` will only return errors thrown after the clear.
+   */
+  web_clearPageErrors(args: WebTools["web_clearPageErrors"]["args"]): Promise<WebTools["web_clearPageErrors"]["result"]>;
+  /**
+   * This method clicks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_click(args: WebTools["web_click"]["args"]): Promise<WebTools["web_click"]["result"]>;
+  /**
+   * Playwright has ability to mock clock and passage of time.
+   */
+  web_clock(args: WebTools["web_clock"]["args"]): Promise<WebTools["web_clock"]["result"]>;
+  /**
+   * If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
+   *
+   * By default, `page.close()` **does not** run `beforeunload` handlers.
+   *
+   * **NOTE:** if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via `Page.onDialog()` event.
+   */
+  web_close(args: WebTools["web_close"]["args"]): Promise<WebTools["web_close"]["result"]>;
+  /**
+   * Returns up to (currently) 200 last console messages from this page. See `Page.onConsoleMessage()` for more details.
+   */
+  web_consoleMessages(args: WebTools["web_consoleMessages"]["args"]): Promise<WebTools["web_consoleMessages"]["result"]>;
+  /**
+   * Gets the full HTML contents of the page, including the doctype.
+   */
+  web_content(args: WebTools["web_content"]["args"]): Promise<WebTools["web_content"]["result"]>;
+  /**
+   * Get the browser context that the page belongs to.
+   */
+  web_context(args: WebTools["web_context"]["args"]): Promise<WebTools["web_context"]["result"]>;
+  /**
+   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
+   */
+  web_context_addCookies(args: WebTools["web_context_addCookies"]["args"]): Promise<WebTools["web_context_addCookies"]["result"]>;
+  /**
+   * Adds a script which would be evaluated in one of the following scenarios:
+   *
+   * - Whenever a page is created in the browser context or is navigated.
+   * - Whenever a child frame is attached or navigated in any page in the browser context. In this case, the script is evaluated in the context of the newly attached frame.
+   *
+   * The script is evaluated after the document was created but before any of its scripts were run. This is useful to amend the JavaScript environment, e.g. to seed `Math.random`.
+   */
+  web_context_addInitScript(args: WebTools["web_context_addInitScript"]["args"]): Promise<WebTools["web_context_addInitScript"]["result"]>;
+  /**
+   * Calls Playwright's `BrowserContext.backgroundPages()`.
+   */
+  web_context_backgroundPages(args: WebTools["web_context_backgroundPages"]["args"]): Promise<WebTools["web_context_backgroundPages"]["result"]>;
+  /**
+   * Gets the browser instance that owns the context. Returns `null` if the context is created outside of normal browser, e.g. Android or Electron.
+   */
+  web_context_browser(args: WebTools["web_context_browser"]["args"]): Promise<WebTools["web_context_browser"]["result"]>;
+  /**
+   * Removes cookies from context. Accepts optional filter.
+   */
+  web_context_clearCookies(args: WebTools["web_context_clearCookies"]["args"]): Promise<WebTools["web_context_clearCookies"]["result"]>;
+  /**
+   * Clears all permission overrides for the browser context.
+   */
+  web_context_clearPermissions(args: WebTools["web_context_clearPermissions"]["args"]): Promise<WebTools["web_context_clearPermissions"]["result"]>;
+  /**
+   * Playwright has ability to mock clock and passage of time.
+   */
+  web_context_clock(args: WebTools["web_context_clock"]["args"]): Promise<WebTools["web_context_clock"]["result"]>;
+  /**
+   * Closes the browser context. All the pages that belong to the browser context will be closed.
+   *
+   * **NOTE:** The default browser context cannot be closed.
+   */
+  web_context_close(args: WebTools["web_context_close"]["args"]): Promise<WebTools["web_context_close"]["result"]>;
+  /**
+   * If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned.
+   */
+  web_context_cookies(args: WebTools["web_context_cookies"]["args"]): Promise<WebTools["web_context_cookies"]["result"]>;
+  /**
+   * Virtual WebAuthn authenticator for this context. Lets tests seed credentials and intercept `navigator.credentials.create()` / `navigator.credentials.get()` ceremonies.
+   */
+  web_context_credentials(args: WebTools["web_context_credentials"]["args"]): Promise<WebTools["web_context_credentials"]["result"]>;
+  /**
+   * Debugger allows to pause and resume the execution.
+   */
+  web_context_debugger(args: WebTools["web_context_debugger"]["args"]): Promise<WebTools["web_context_debugger"]["result"]>;
+  /**
+   * Grants specified permissions to the browser context. Only grants corresponding permissions to the given origin if specified.
+   */
+  web_context_grantPermissions(args: WebTools["web_context_grantPermissions"]["args"]): Promise<WebTools["web_context_grantPermissions"]["result"]>;
+  /**
+   * Indicates that the browser context is in the process of closing or has already been closed.
+   */
+  web_context_isClosed(args: WebTools["web_context_isClosed"]["args"]): Promise<WebTools["web_context_isClosed"]["result"]>;
+  /**
+   * Creates a new page in the browser context.
+   */
+  web_context_newPage(args: WebTools["web_context_newPage"]["args"]): Promise<WebTools["web_context_newPage"]["result"]>;
+  /**
+   * Returns all open pages in the context.
+   */
+  web_context_pages(args: WebTools["web_context_pages"]["args"]): Promise<WebTools["web_context_pages"]["result"]>;
+  /**
+   * API testing helper associated with this context. Requests made with this API will use context cookies.
+   */
+  web_context_request(args: WebTools["web_context_request"]["args"]): Promise<WebTools["web_context_request"]["result"]>;
+  /**
+   * This setting will change the default maximum navigation time for the following methods and related shortcuts:
+   *
+   * - `Page.goBack()`
+   * - `Page.goForward()`
+   * - `Page.navigate()`
+   * - `Page.reload()`
+   * - `Page.setContent()`
+   * - `Page.waitForNavigation()`
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()` and `Page.setDefaultTimeout()` take priority over `BrowserContext.setDefaultNavigationTimeout()`.
+   */
+  web_context_setDefaultNavigationTimeout(args: WebTools["web_context_setDefaultNavigationTimeout"]["args"]): Promise<WebTools["web_context_setDefaultNavigationTimeout"]["result"]>;
+  /**
+   * This setting will change the default maximum time for all the methods accepting `timeout` option.
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()`, `Page.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()` take priority over `BrowserContext.setDefaultTimeout()`.
+   */
+  web_context_setDefaultTimeout(args: WebTools["web_context_setDefaultTimeout"]["args"]): Promise<WebTools["web_context_setDefaultTimeout"]["result"]>;
+  /**
+   * The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `Page.setExtraHTTPHeaders()`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
+   *
+   * **NOTE:** `BrowserContext.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+   */
+  web_context_setExtraHTTPHeaders(args: WebTools["web_context_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_context_setExtraHTTPHeaders"]["result"]>;
+  /**
    * Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable.
    */
   web_context_setGeolocation(args: WebTools["web_context_setGeolocation"]["args"]): Promise<WebTools["web_context_setGeolocation"]["result"]>;
@@ -133,6 +4557,59 @@ export interface WebToolFunctions {
    * Calls Playwright's `BrowserContext.setOffline()`.
    */
   web_context_setOffline(args: WebTools["web_context_setOffline"]["args"]): Promise<WebTools["web_context_setOffline"]["result"]>;
+  /**
+   * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
+   */
+  web_context_storageState(args: WebTools["web_context_storageState"]["args"]): Promise<WebTools["web_context_storageState"]["result"]>;
+  /**
+   * Calls Playwright's `BrowserContext.tracing()`.
+   */
+  web_context_tracing(args: WebTools["web_context_tracing"]["args"]): Promise<WebTools["web_context_tracing"]["result"]>;
+  /**
+   * Removes a route created with `BrowserContext.route()`. When `handler` is not specified, removes all routes for the `url`.
+   */
+  web_context_unroute(args: WebTools["web_context_unroute"]["args"]): Promise<WebTools["web_context_unroute"]["result"]>;
+  /**
+   * Removes all routes created with `BrowserContext.route()` and `BrowserContext.routeFromHAR()`.
+   */
+  web_context_unrouteAll(args: WebTools["web_context_unrouteAll"]["args"]): Promise<WebTools["web_context_unrouteAll"]["result"]>;
+  /**
+   * This method double clicks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `page.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   */
+  web_dblclick(args: WebTools["web_dblclick"]["args"]): Promise<WebTools["web_dblclick"]["result"]>;
+  /**
+   * The snippet below dispatches the `click` event on the element. Regardless of the visibility state of the element, `click` is dispatched. This is equivalent to calling [element.click()](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/click).
+   */
+  web_dispatchEvent(args: WebTools["web_dispatchEvent"]["args"]): Promise<WebTools["web_dispatchEvent"]["result"]>;
+  /**
+   * This method drags the source element to the target element. It will first move to the source element, perform a `mousedown`, then move to the target element and perform a `mouseup`.
+   */
+  web_dragAndDrop(args: WebTools["web_dragAndDrop"]["args"]): Promise<WebTools["web_dragAndDrop"]["result"]>;
+  /**
+   * This method changes the `CSS media type` through the `media` argument, and/or the `"prefers-colors-scheme"` media feature, using the `colorScheme` argument.
+   */
+  web_emulateMedia(args: WebTools["web_emulateMedia"]["args"]): Promise<WebTools["web_emulateMedia"]["result"]>;
+  /**
+   * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelector()` would wait for the promise to resolve and return its value.
+   */
+  web_evalOnSelector(args: WebTools["web_evalOnSelector"]["args"]): Promise<WebTools["web_evalOnSelector"]["result"]>;
+  /**
+   * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelectorAll()` would wait for the promise to resolve and return its value.
+   */
+  web_evalOnSelectorAll(args: WebTools["web_evalOnSelectorAll"]["args"]): Promise<WebTools["web_evalOnSelectorAll"]["result"]>;
   /**
    * Returns the value of the `expression` invocation.
    *
@@ -142,17 +4619,921 @@ export interface WebToolFunctions {
    */
   web_evaluate(args: WebTools["web_evaluate"]["args"]): Promise<WebTools["web_evaluate"]["result"]>;
   /**
+   * Returns the value of the `expression` invocation as a `JSHandle`.
+   *
+   * The only difference between `Page.evaluate()` and `Page.evaluateHandle()` is that `Page.evaluateHandle()` returns `JSHandle`.
+   *
+   * If the function passed to the `Page.evaluateHandle()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluateHandle()` would wait for the promise to resolve and return its value.
+   */
+  web_evaluateHandle(args: WebTools["web_evaluateHandle"]["args"]): Promise<WebTools["web_evaluateHandle"]["result"]>;
+  /**
+   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
+   *
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be filled instead.
+   *
+   * To send fine-grained keyboard events, use `Locator.pressSequentially()`.
+   */
+  web_fill(args: WebTools["web_fill"]["args"]): Promise<WebTools["web_fill"]["result"]>;
+  /**
+   * This method fetches an element with `selector` and focuses it. If there's no element matching `selector`, the method waits until a matching element appears in the DOM.
+   */
+  web_focus(args: WebTools["web_focus"]["args"]): Promise<WebTools["web_focus"]["result"]>;
+  /**
+   * Returns frame matching the specified criteria. Either `name` or `url` must be specified.
+   */
+  web_frame(args: WebTools["web_frame"]["args"]): Promise<WebTools["web_frame"]["result"]>;
+  /**
+   * When working with iframes, you can create a frame locator that will enter the iframe and allow selecting elements in that iframe.
+   */
+  web_frameLocator(args: WebTools["web_frameLocator"]["args"]): Promise<WebTools["web_frameLocator"]["result"]>;
+  /**
+   * An array of all frames attached to the page.
+   */
+  web_frames(args: WebTools["web_frames"]["args"]): Promise<WebTools["web_frames"]["result"]>;
+  /**
+   * Returns element attribute value.
+   */
+  web_getAttribute(args: WebTools["web_getAttribute"]["args"]): Promise<WebTools["web_getAttribute"]["result"]>;
+  /**
+   * Allows locating elements by their alt text.
+   */
+  web_getByAltText(args: WebTools["web_getByAltText"]["args"]): Promise<WebTools["web_getByAltText"]["result"]>;
+  /**
+   * Allows locating input elements by the text of the associated `<label>` or `aria-labelledby` element, or by the `aria-label` attribute.
+   */
+  web_getByLabel(args: WebTools["web_getByLabel"]["args"]): Promise<WebTools["web_getByLabel"]["result"]>;
+  /**
+   * Allows locating input elements by the placeholder text.
+   */
+  web_getByPlaceholder(args: WebTools["web_getByPlaceholder"]["args"]): Promise<WebTools["web_getByPlaceholder"]["result"]>;
+  /**
+   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   */
+  web_getByRole(args: WebTools["web_getByRole"]["args"]): Promise<WebTools["web_getByRole"]["result"]>;
+  /**
+   * Locate element by the test id.
+   */
+  web_getByTestId(args: WebTools["web_getByTestId"]["args"]): Promise<WebTools["web_getByTestId"]["result"]>;
+  /**
+   * Allows locating elements that contain given text.
+   *
+   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   */
+  web_getByText(args: WebTools["web_getByText"]["args"]): Promise<WebTools["web_getByText"]["result"]>;
+  /**
+   * Allows locating elements by their title attribute.
+   */
+  web_getByTitle(args: WebTools["web_getByTitle"]["args"]): Promise<WebTools["web_getByTitle"]["result"]>;
+  /**
+   * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect. If cannot go back, returns `null`.
+   *
+   * Navigate to the previous page in history.
+   *
+   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   */
+  web_goBack(args: WebTools["web_goBack"]["args"]): Promise<WebTools["web_goBack"]["result"]>;
+  /**
+   * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect. If cannot go forward, returns `null`.
+   *
+   * Navigate to the next page in history.
+   *
+   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   */
+  web_goForward(args: WebTools["web_goForward"]["args"]): Promise<WebTools["web_goForward"]["result"]>;
+  /**
+   * Hide all locator highlight overlays previously added by `Locator.highlight()` on this page.
+   */
+  web_hideHighlight(args: WebTools["web_hideHighlight"]["args"]): Promise<WebTools["web_hideHighlight"]["result"]>;
+  /**
+   * This method hovers over an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to hover over the center of the element, or the specified `position`.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_hover(args: WebTools["web_hover"]["args"]): Promise<WebTools["web_hover"]["result"]>;
+  /**
+   * Returns `element.innerHTML`.
+   */
+  web_innerHTML(args: WebTools["web_innerHTML"]["args"]): Promise<WebTools["web_innerHTML"]["result"]>;
+  /**
+   * Returns `element.innerText`.
+   */
+  web_innerText(args: WebTools["web_innerText"]["args"]): Promise<WebTools["web_innerText"]["result"]>;
+  /**
+   * Returns `input.value` for the selected `<input>` or `<textarea>` or `<select>` element.
+   *
+   * Throws for non-input elements. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), returns the value of the control.
+   */
+  web_inputValue(args: WebTools["web_inputValue"]["args"]): Promise<WebTools["web_inputValue"]["result"]>;
+  /**
+   * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
+   */
+  web_isChecked(args: WebTools["web_isChecked"]["args"]): Promise<WebTools["web_isChecked"]["result"]>;
+  /**
+   * Indicates that the page has been closed.
+   */
+  web_isClosed(args: WebTools["web_isClosed"]["args"]): Promise<WebTools["web_isClosed"]["result"]>;
+  /**
+   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   */
+  web_isDisabled(args: WebTools["web_isDisabled"]["args"]): Promise<WebTools["web_isDisabled"]["result"]>;
+  /**
+   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable).
+   */
+  web_isEditable(args: WebTools["web_isEditable"]["args"]): Promise<WebTools["web_isEditable"]["result"]>;
+  /**
+   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   */
+  web_isEnabled(args: WebTools["web_isEnabled"]["args"]): Promise<WebTools["web_isEnabled"]["result"]>;
+  /**
+   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered hidden.
+   */
+  web_isHidden(args: WebTools["web_isHidden"]["args"]): Promise<WebTools["web_isHidden"]["result"]>;
+  /**
+   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered not visible.
+   */
+  web_isVisible(args: WebTools["web_isVisible"]["args"]): Promise<WebTools["web_isVisible"]["result"]>;
+  /**
+   * Calls Playwright's `Page.keyboard()`.
+   */
+  web_keyboard(args: WebTools["web_keyboard"]["args"]): Promise<WebTools["web_keyboard"]["result"]>;
+  /**
+   * Dispatches a `keydown` event.
+   *
+   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   *
+   * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
+   *
+   * Following modification shortcuts are also supported: `Shift`, `Control`, `Alt`, `Meta`, `ShiftLeft`, `ControlOrMeta`. `ControlOrMeta` resolves to `Control` on Windows and Linux and to `Meta` on macOS.
+   *
+   * Holding down `Shift` will type the text that corresponds to the `key` in the upper case.
+   *
+   * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
+   *
+   * If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `Keyboard.up()`.
+   *
+   * After the key is pressed once, subsequent calls to `Keyboard.down()` will have [repeat](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/repeat) set to true. To release the key, use `Keyboard.up()`.
+   *
+   * **NOTE:** Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
+   */
+  web_keyboard_down(args: WebTools["web_keyboard_down"]["args"]): Promise<WebTools["web_keyboard_down"]["result"]>;
+  /**
+   * Dispatches only `input` event, does not emit the `keydown`, `keyup` or `keypress` events.
+   */
+  web_keyboard_insertText(args: WebTools["web_keyboard_insertText"]["args"]): Promise<WebTools["web_keyboard_insertText"]["result"]>;
+  /**
+   * **NOTE:** In most cases, you should use `Locator.press()` instead.
+   *
+   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   *
+   * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
+   *
+   * Following modification shortcuts are also supported: `Shift`, `Control`, `Alt`, `Meta`, `ShiftLeft`, `ControlOrMeta`. `ControlOrMeta` resolves to `Control` on Windows and Linux and to `Meta` on macOS.
+   *
+   * Holding down `Shift` will type the text that corresponds to the `key` in the upper case.
+   *
+   * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
+   *
+   * Shortcuts such as `key: "Control+o"`, `key: "Control++` or `key: "Control+Shift+T"` are supported as well. When specified with the modifier, modifier is pressed and being held while the subsequent key is being pressed.
+   */
+  web_keyboard_press(args: WebTools["web_keyboard_press"]["args"]): Promise<WebTools["web_keyboard_press"]["result"]>;
+  /**
+   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `Locator.pressSequentially()`.
+   *
+   * Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `Keyboard.press()`.
+   */
+  web_keyboard_type(args: WebTools["web_keyboard_type"]["args"]): Promise<WebTools["web_keyboard_type"]["result"]>;
+  /**
+   * Dispatches a `keyup` event.
+   */
+  web_keyboard_up(args: WebTools["web_keyboard_up"]["args"]): Promise<WebTools["web_keyboard_up"]["result"]>;
+  /**
+   * Provides access to the page's `localStorage` for the current origin. See `WebStorage`.
+   */
+  web_localStorage(args: WebTools["web_localStorage"]["args"]): Promise<WebTools["web_localStorage"]["result"]>;
+  /**
+   * The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
+   *
+   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   */
+  web_locator(args: WebTools["web_locator"]["args"]): Promise<WebTools["web_locator"]["result"]>;
+  /**
+   * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
+   *
+   * **NOTE:** `Locator.all()` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `Locator.all()` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `Locator.all()`.
+   */
+  web_locator_all(args: WebTools["web_locator_all"]["args"]): Promise<WebTools["web_locator_all"]["result"]>;
+  /**
+   * Returns an array of `node.innerText` values for all matching nodes.
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_allInnerTexts(args: WebTools["web_locator_allInnerTexts"]["args"]): Promise<WebTools["web_locator_allInnerTexts"]["result"]>;
+  /**
+   * Returns an array of `node.textContent` values for all matching nodes.
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_allTextContents(args: WebTools["web_locator_allTextContents"]["args"]): Promise<WebTools["web_locator_allTextContents"]["result"]>;
+  /**
+   * Creates a locator that matches both this locator and the argument locator.
+   */
+  web_locator_and(args: WebTools["web_locator_and"]["args"]): Promise<WebTools["web_locator_and"]["result"]>;
+  /**
+   * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
+   */
+  web_locator_ariaSnapshot(args: WebTools["web_locator_ariaSnapshot"]["args"]): Promise<WebTools["web_locator_ariaSnapshot"]["result"]>;
+  /**
+   * Calls [blur](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/blur) on the element.
+   */
+  web_locator_blur(args: WebTools["web_locator_blur"]["args"]): Promise<WebTools["web_locator_blur"]["result"]>;
+  /**
+   * This method returns the bounding box of the element matching the locator, or `null` if the element is not visible. The bounding box is calculated relative to the main frame viewport - which is usually the same as the browser window.
+   *
+   * **Details**
+   *
+   * Scrolling affects the returned bounding box, similarly to [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). That means `x` and/or `y` may be negative.
+   *
+   * Elements from child frames return the bounding box relative to the main frame, unlike the [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect).
+   *
+   * Assuming the page is static, it is safe to use bounding box coordinates to perform input. For example, the following snippet should click the center of the element.
+   */
+  web_locator_boundingBox(args: WebTools["web_locator_boundingBox"]["args"]): Promise<WebTools["web_locator_boundingBox"]["result"]>;
+  /**
+   * Ensure that checkbox or radio element is checked.
+   *
+   * **Details**
+   *
+   * Performs the following steps:
+   *
+   * - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now checked. If not, this method throws.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_locator_check(args: WebTools["web_locator_check"]["args"]): Promise<WebTools["web_locator_check"]["result"]>;
+  /**
+   * Clear the input field.
+   *
+   * **Details**
+   *
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, clears it and triggers an `input` event after clearing.
+   *
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be cleared instead.
+   */
+  web_locator_clear(args: WebTools["web_locator_clear"]["args"]): Promise<WebTools["web_locator_clear"]["result"]>;
+  /**
+   * Click an element.
+   *
+   * **Details**
+   *
+   * This method clicks the element by performing the following steps:
+   *
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_locator_click(args: WebTools["web_locator_click"]["args"]): Promise<WebTools["web_locator_click"]["result"]>;
+  /**
+   * Returns a `FrameLocator` object pointing to the same `iframe` as this locator.
+   *
+   * Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
+   *
+   * For a reverse operation, use `FrameLocator.owner()`.
+   */
+  web_locator_contentFrame(args: WebTools["web_locator_contentFrame"]["args"]): Promise<WebTools["web_locator_contentFrame"]["result"]>;
+  /**
+   * Returns the number of elements matching the locator.
+   *
+   * **NOTE:** If you need to assert the number of elements on the page, prefer `LocatorAssertions.hasCount()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_count(args: WebTools["web_locator_count"]["args"]): Promise<WebTools["web_locator_count"]["result"]>;
+  /**
+   * Double-click an element.
+   *
+   * **Details**
+   *
+   * This method double clicks the element by performing the following steps:
+   *
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `element.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   */
+  web_locator_dblclick(args: WebTools["web_locator_dblclick"]["args"]): Promise<WebTools["web_locator_dblclick"]["result"]>;
+  /**
+   * Describes the locator, description is used in the trace viewer and reports. Returns the locator pointing to the same element.
+   */
+  web_locator_describe(args: WebTools["web_locator_describe"]["args"]): Promise<WebTools["web_locator_describe"]["result"]>;
+  /**
+   * Returns locator description previously set with `Locator.describe()`. Returns `null` if no custom description has been set.
+   */
+  web_locator_description(args: WebTools["web_locator_description"]["args"]): Promise<WebTools["web_locator_description"]["result"]>;
+  /**
+   * Programmatically dispatch an event on the matching element.
+   */
+  web_locator_dispatchEvent(args: WebTools["web_locator_dispatchEvent"]["args"]): Promise<WebTools["web_locator_dispatchEvent"]["result"]>;
+  /**
+   * Drag the source element towards the target element and drop it.
+   *
+   * **Details**
+   *
+   * This method drags the locator to another target locator or target position. It will first move to the source element, perform a `mousedown`, then move to the target element or position and perform a `mouseup`.
+   */
+  web_locator_dragTo(args: WebTools["web_locator_dragTo"]["args"]): Promise<WebTools["web_locator_dragTo"]["result"]>;
+  /**
+   * Simulate an external drag-and-drop of files or clipboard-like data onto this locator.
+   *
+   * **Details**
+   *
+   * Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic [DataTransfer] carrying the provided files and/or data entries. Works cross-browser by constructing the [DataTransfer] in the page context.
+   *
+   * If the target element's `dragover` listener does not call `preventDefault()`, the target is considered to have rejected the drop: Playwright dispatches `dragleave` and this method throws.
+   */
+  web_locator_drop(args: WebTools["web_locator_drop"]["args"]): Promise<WebTools["web_locator_drop"]["result"]>;
+  /**
+   * Resolves given locator to the first matching DOM element. If there are no matching elements, waits for one. If multiple elements match the locator, throws.
+   */
+  web_locator_elementHandle(args: WebTools["web_locator_elementHandle"]["args"]): Promise<WebTools["web_locator_elementHandle"]["result"]>;
+  /**
+   * Resolves given locator to all matching DOM elements. If there are no matching elements, returns an empty list.
+   */
+  web_locator_elementHandles(args: WebTools["web_locator_elementHandles"]["args"]): Promise<WebTools["web_locator_elementHandles"]["result"]>;
+  /**
+   * Execute JavaScript code in the page, taking the matching element as an argument.
+   *
+   * **Details**
+   *
+   * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   */
+  web_locator_evaluate(args: WebTools["web_locator_evaluate"]["args"]): Promise<WebTools["web_locator_evaluate"]["result"]>;
+  /**
+   * Execute JavaScript code in the page, taking all matching elements as an argument.
+   *
+   * **Details**
+   *
+   * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   */
+  web_locator_evaluateAll(args: WebTools["web_locator_evaluateAll"]["args"]): Promise<WebTools["web_locator_evaluateAll"]["result"]>;
+  /**
+   * Execute JavaScript code in the page, taking the matching element as an argument, and return a `JSHandle` with the result.
+   *
+   * **Details**
+   *
+   * Returns the return value of `expression` as a`JSHandle`, called with the matching element as a first argument, and `arg` as a second argument.
+   *
+   * The only difference between `Locator.evaluate()` and `Locator.evaluateHandle()` is that `Locator.evaluateHandle()` returns `JSHandle`.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   *
+   * See `Page.evaluateHandle()` for more details.
+   */
+  web_locator_evaluateHandle(args: WebTools["web_locator_evaluateHandle"]["args"]): Promise<WebTools["web_locator_evaluateHandle"]["result"]>;
+  /**
+   * Set a value to the input field.
+   */
+  web_locator_fill(args: WebTools["web_locator_fill"]["args"]): Promise<WebTools["web_locator_fill"]["result"]>;
+  /**
+   * This method narrows existing locator according to the options, for example filters by text. It can be chained to filter multiple times.
+   */
+  web_locator_filter(args: WebTools["web_locator_filter"]["args"]): Promise<WebTools["web_locator_filter"]["result"]>;
+  /**
+   * Returns locator to the first matching element.
+   */
+  web_locator_first(args: WebTools["web_locator_first"]["args"]): Promise<WebTools["web_locator_first"]["result"]>;
+  /**
+   * Calls [focus](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/focus) on the matching element.
+   */
+  web_locator_focus(args: WebTools["web_locator_focus"]["args"]): Promise<WebTools["web_locator_focus"]["result"]>;
+  /**
+   * Returns the matching element's attribute value.
+   *
+   * **NOTE:** If you need to assert an element's attribute, prefer `LocatorAssertions.hasAttribute()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_getAttribute(args: WebTools["web_locator_getAttribute"]["args"]): Promise<WebTools["web_locator_getAttribute"]["result"]>;
+  /**
+   * Allows locating elements by their alt text.
+   */
+  web_locator_getByAltText(args: WebTools["web_locator_getByAltText"]["args"]): Promise<WebTools["web_locator_getByAltText"]["result"]>;
+  /**
+   * Allows locating input elements by the text of the associated `<label>` or `aria-labelledby` element, or by the `aria-label` attribute.
+   */
+  web_locator_getByLabel(args: WebTools["web_locator_getByLabel"]["args"]): Promise<WebTools["web_locator_getByLabel"]["result"]>;
+  /**
+   * Allows locating input elements by the placeholder text.
+   */
+  web_locator_getByPlaceholder(args: WebTools["web_locator_getByPlaceholder"]["args"]): Promise<WebTools["web_locator_getByPlaceholder"]["result"]>;
+  /**
+   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   */
+  web_locator_getByRole(args: WebTools["web_locator_getByRole"]["args"]): Promise<WebTools["web_locator_getByRole"]["result"]>;
+  /**
+   * Locate element by the test id.
+   */
+  web_locator_getByTestId(args: WebTools["web_locator_getByTestId"]["args"]): Promise<WebTools["web_locator_getByTestId"]["result"]>;
+  /**
+   * Allows locating elements that contain given text.
+   *
+   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   */
+  web_locator_getByText(args: WebTools["web_locator_getByText"]["args"]): Promise<WebTools["web_locator_getByText"]["result"]>;
+  /**
+   * Allows locating elements by their title attribute.
+   */
+  web_locator_getByTitle(args: WebTools["web_locator_getByTitle"]["args"]): Promise<WebTools["web_locator_getByTitle"]["result"]>;
+  /**
+   * Hides the element highlight previously added by `Locator.highlight()`.
+   */
+  web_locator_hideHighlight(args: WebTools["web_locator_hideHighlight"]["args"]): Promise<WebTools["web_locator_hideHighlight"]["result"]>;
+  /**
+   * Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `Locator.highlight()`.
+   */
+  web_locator_highlight(args: WebTools["web_locator_highlight"]["args"]): Promise<WebTools["web_locator_highlight"]["result"]>;
+  /**
+   * Hover over the matching element.
+   */
+  web_locator_hover(args: WebTools["web_locator_hover"]["args"]): Promise<WebTools["web_locator_hover"]["result"]>;
+  /**
+   * Returns the [`element.innerHTML`](https://developer.mozilla.org/en-US/docs/Web/API/Element/innerHTML).
+   */
+  web_locator_innerHTML(args: WebTools["web_locator_innerHTML"]["args"]): Promise<WebTools["web_locator_innerHTML"]["result"]>;
+  /**
+   * Returns the [`element.innerText`](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/innerText).
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_innerText(args: WebTools["web_locator_innerText"]["args"]): Promise<WebTools["web_locator_innerText"]["result"]>;
+  /**
+   * Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
+   *
+   * **NOTE:** If you need to assert input value, prefer `LocatorAssertions.hasValue()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_inputValue(args: WebTools["web_locator_inputValue"]["args"]): Promise<WebTools["web_locator_inputValue"]["result"]>;
+  /**
+   * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
+   *
+   * **NOTE:** If you need to assert that checkbox is checked, prefer `LocatorAssertions.isChecked()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isChecked(args: WebTools["web_locator_isChecked"]["args"]): Promise<WebTools["web_locator_isChecked"]["result"]>;
+  /**
+   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   *
+   * **NOTE:** If you need to assert that an element is disabled, prefer `LocatorAssertions.isDisabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isDisabled(args: WebTools["web_locator_isDisabled"]["args"]): Promise<WebTools["web_locator_isDisabled"]["result"]>;
+  /**
+   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable). If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
+   *
+   * **NOTE:** If you need to assert that an element is editable, prefer `LocatorAssertions.isEditable()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isEditable(args: WebTools["web_locator_isEditable"]["args"]): Promise<WebTools["web_locator_isEditable"]["result"]>;
+  /**
+   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   *
+   * **NOTE:** If you need to assert that an element is enabled, prefer `LocatorAssertions.isEnabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isEnabled(args: WebTools["web_locator_isEnabled"]["args"]): Promise<WebTools["web_locator_isEnabled"]["result"]>;
+  /**
+   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible).
+   *
+   * **NOTE:** If you need to assert that element is hidden, prefer `LocatorAssertions.isHidden()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isHidden(args: WebTools["web_locator_isHidden"]["args"]): Promise<WebTools["web_locator_isHidden"]["result"]>;
+  /**
+   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible).
+   *
+   * **NOTE:** If you need to assert that element is visible, prefer `LocatorAssertions.isVisible()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_isVisible(args: WebTools["web_locator_isVisible"]["args"]): Promise<WebTools["web_locator_isVisible"]["result"]>;
+  /**
+   * Returns locator to the last matching element.
+   */
+  web_locator_last(args: WebTools["web_locator_last"]["args"]): Promise<WebTools["web_locator_last"]["result"]>;
+  /**
+   * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `Locator.filter()` method.
+   *
+   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   */
+  web_locator_locator(args: WebTools["web_locator_locator"]["args"]): Promise<WebTools["web_locator_locator"]["result"]>;
+  /**
+   * Returns a new locator that uses best practices for referencing the matched element, prioritizing test ids, aria roles, and other user-facing attributes over CSS selectors. This is useful for converting implementation-detail selectors into more resilient, human-readable locators.
+   */
+  web_locator_normalize(args: WebTools["web_locator_normalize"]["args"]): Promise<WebTools["web_locator_normalize"]["result"]>;
+  /**
+   * Returns locator to the n-th matching element. It's zero based, `nth(0)` selects the first element.
+   */
+  web_locator_nth(args: WebTools["web_locator_nth"]["args"]): Promise<WebTools["web_locator_nth"]["result"]>;
+  /**
+   * Creates a locator matching all elements that match one or both of the two locators.
+   *
+   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+   */
+  web_locator_or(args: WebTools["web_locator_or"]["args"]): Promise<WebTools["web_locator_or"]["result"]>;
+  /**
+   * A page this locator belongs to.
+   */
+  web_locator_page(args: WebTools["web_locator_page"]["args"]): Promise<WebTools["web_locator_page"]["result"]>;
+  /**
+   * Focuses the matching element and presses a combination of the keys.
+   */
+  web_locator_press(args: WebTools["web_locator_press"]["args"]): Promise<WebTools["web_locator_press"]["result"]>;
+  /**
+   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page.
+   *
+   * Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `Locator.press()`.
+   */
+  web_locator_pressSequentially(args: WebTools["web_locator_pressSequentially"]["args"]): Promise<WebTools["web_locator_pressSequentially"]["result"]>;
+  /**
+   * Take a screenshot of the element matching the locator.
+   */
+  web_locator_screenshot(args: WebTools["web_locator_screenshot"]["args"]): Promise<WebTools["web_locator_screenshot"]["result"]>;
+  /**
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then tries to scroll element into view, unless it is completely visible as defined by [IntersectionObserver](https://developer.mozilla.org/en-US/docs/Web/API/Intersection_Observer_API)'s `ratio`.
+   *
+   * See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   */
+  web_locator_scrollIntoViewIfNeeded(args: WebTools["web_locator_scrollIntoViewIfNeeded"]["args"]): Promise<WebTools["web_locator_scrollIntoViewIfNeeded"]["result"]>;
+  /**
+   * Selects option or options in `<select>`.
+   *
+   * **Details**
+   *
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_locator_selectOption(args: WebTools["web_locator_selectOption"]["args"]): Promise<WebTools["web_locator_selectOption"]["result"]>;
+  /**
+   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then focuses the element and selects all its text content.
+   *
+   * If the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), focuses and selects text in the control instead.
+   */
+  web_locator_selectText(args: WebTools["web_locator_selectText"]["args"]): Promise<WebTools["web_locator_selectText"]["result"]>;
+  /**
+   * Set the state of a checkbox or a radio element.
+   */
+  web_locator_setChecked(args: WebTools["web_locator_setChecked"]["args"]): Promise<WebTools["web_locator_setChecked"]["result"]>;
+  /**
+   * Upload file or multiple files into `<input type=file>`. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   */
+  web_locator_setInputFiles(args: WebTools["web_locator_setInputFiles"]["args"]): Promise<WebTools["web_locator_setInputFiles"]["result"]>;
+  /**
+   * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
+   *
+   * **Details**
+   *
+   * This method taps the element by performing the following steps:
+   *
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Scroll the element into view if needed.
+   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   *
+   * If the element is detached from the DOM at any moment during the action, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `element.tap()` requires that the `hasTouch` option of the browser context be set to true.
+   */
+  web_locator_tap(args: WebTools["web_locator_tap"]["args"]): Promise<WebTools["web_locator_tap"]["result"]>;
+  /**
+   * Returns the [`node.textContent`](https://developer.mozilla.org/en-US/docs/Web/API/Node/textContent).
+   *
+   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   */
+  web_locator_textContent(args: WebTools["web_locator_textContent"]["args"]): Promise<WebTools["web_locator_textContent"]["result"]>;
+  /**
+   * Calls Playwright's `Locator.type()`.
+   */
+  web_locator_type(args: WebTools["web_locator_type"]["args"]): Promise<WebTools["web_locator_type"]["result"]>;
+  /**
+   * Ensure that checkbox or radio element is unchecked.
+   */
+  web_locator_uncheck(args: WebTools["web_locator_uncheck"]["args"]): Promise<WebTools["web_locator_uncheck"]["result"]>;
+  /**
+   * Returns when element specified by locator satisfies the `state` option.
+   *
+   * If target element already satisfies the condition, the method returns immediately. Otherwise, waits for up to `timeout` milliseconds until the condition is met.
+   */
+  web_locator_waitFor(args: WebTools["web_locator_waitFor"]["args"]): Promise<WebTools["web_locator_waitFor"]["result"]>;
+  /**
+   * Returns when `expression` returns a truthy value, called with the matching element as a first argument, and `arg` as a second argument.
+   *
+   * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
+   *
+   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve before checking its value.
+   *
+   * If `expression` throws or rejects, this method throws.
+   */
+  web_locator_waitForFunction(args: WebTools["web_locator_waitForFunction"]["args"]): Promise<WebTools["web_locator_waitForFunction"]["result"]>;
+  /**
+   * The page's main frame. Page is guaranteed to have a main frame which persists during navigations.
+   */
+  web_mainFrame(args: WebTools["web_mainFrame"]["args"]): Promise<WebTools["web_mainFrame"]["result"]>;
+  /**
+   * Calls Playwright's `Page.mouse()`.
+   */
+  web_mouse(args: WebTools["web_mouse"]["args"]): Promise<WebTools["web_mouse"]["result"]>;
+  /**
+   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`.
+   */
+  web_mouse_click(args: WebTools["web_mouse_click"]["args"]): Promise<WebTools["web_mouse_click"]["result"]>;
+  /**
+   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`, `Mouse.down()` and `Mouse.up()`.
+   */
+  web_mouse_dblclick(args: WebTools["web_mouse_dblclick"]["args"]): Promise<WebTools["web_mouse_dblclick"]["result"]>;
+  /**
+   * Dispatches a `mousedown` event.
+   */
+  web_mouse_down(args: WebTools["web_mouse_down"]["args"]): Promise<WebTools["web_mouse_down"]["result"]>;
+  /**
+   * Dispatches a `mousemove` event.
+   */
+  web_mouse_move(args: WebTools["web_mouse_move"]["args"]): Promise<WebTools["web_mouse_move"]["result"]>;
+  /**
+   * Dispatches a `mouseup` event.
+   */
+  web_mouse_up(args: WebTools["web_mouse_up"]["args"]): Promise<WebTools["web_mouse_up"]["result"]>;
+  /**
+   * Dispatches a `wheel` event. This method is usually used to manually scroll the page. See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   *
+   * **NOTE:** Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
+   */
+  web_mouse_wheel(args: WebTools["web_mouse_wheel"]["args"]): Promise<WebTools["web_mouse_wheel"]["result"]>;
+  /**
+   * Returns the opener for popup pages and `null` for others. If the opener has been closed already the returns `null`.
+   */
+  web_opener(args: WebTools["web_opener"]["args"]): Promise<WebTools["web_opener"]["result"]>;
+  /**
+   * Returns the PDF buffer.
+   *
+   * `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
+   *
+   * **NOTE:** By default, `page.pdf()` generates a pdf with modified colors for printing. Use the [`-webkit-print-color-adjust`](https://developer.mozilla.org/en-US/docs/Web/CSS/-webkit-print-color-adjust) property to force rendering of exact colors.
+   */
+  web_pdf(args: WebTools["web_pdf"]["args"]): Promise<WebTools["web_pdf"]["result"]>;
+  /**
+   * Focuses the element, and then uses `Keyboard.down()` and `Keyboard.up()`.
+   *
+   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   *
+   * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
+   *
+   * Following modification shortcuts are also supported: `Shift`, `Control`, `Alt`, `Meta`, `ShiftLeft`, `ControlOrMeta`. `ControlOrMeta` resolves to `Control` on Windows and Linux and to `Meta` on macOS.
+   *
+   * Holding down `Shift` will type the text that corresponds to the `key` in the upper case.
+   *
+   * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
+   *
+   * Shortcuts such as `key: "Control+o"`, `key: "Control++` or `key: "Control+Shift+T"` are supported as well. When specified with the modifier, modifier is pressed and being held while the subsequent key is being pressed.
+   */
+  web_press(args: WebTools["web_press"]["args"]): Promise<WebTools["web_press"]["result"]>;
+  /**
+   * The method finds an element matching the specified selector within the page. If no elements match the selector, the return value resolves to `null`. To wait for an element on the page, use `Locator.waitFor()`.
+   */
+  web_querySelector(args: WebTools["web_querySelector"]["args"]): Promise<WebTools["web_querySelector"]["result"]>;
+  /**
+   * The method finds all elements matching the specified selector within the page. If no elements match the selector, the return value resolves to `[]`.
+   */
+  web_querySelectorAll(args: WebTools["web_querySelectorAll"]["args"]): Promise<WebTools["web_querySelectorAll"]["result"]>;
+  /**
+   * This method reloads the current page, in the same way as if the user had triggered a browser refresh. Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect.
+   */
+  web_reload(args: WebTools["web_reload"]["args"]): Promise<WebTools["web_reload"]["result"]>;
+  /**
+   * Removes all locator handlers added by `Page.addLocatorHandler()` for a specific locator.
+   */
+  web_removeLocatorHandler(args: WebTools["web_removeLocatorHandler"]["args"]): Promise<WebTools["web_removeLocatorHandler"]["result"]>;
+  /**
+   * API testing helper associated with this page. This method returns the same instance as `BrowserContext.request()` on the page's context. See `BrowserContext.request()` for more details.
+   */
+  web_request(args: WebTools["web_request"]["args"]): Promise<WebTools["web_request"]["result"]>;
+  /**
+   * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
+   *
+   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a [`WeakRef`](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/WeakRef).
+   */
+  web_requestGC(args: WebTools["web_requestGC"]["args"]): Promise<WebTools["web_requestGC"]["result"]>;
+  /**
+   * Returns up to (currently) 100 last network request from this page. See `Page.onRequest()` for more details.
+   *
+   * Returned requests should be accessed immediately, otherwise they might be collected to prevent unbounded memory growth as new requests come in. Once collected, retrieving most information about the request is impossible.
+   *
+   * Note that requests reported through the `Page.onRequest()` request are not collected, so there is a trade off between efficient memory usage with `Page.requests()` and the amount of available information reported through `Page.onRequest()`.
+   */
+  web_requests(args: WebTools["web_requests"]["args"]): Promise<WebTools["web_requests"]["result"]>;
+  /**
+   * `Screencast` object associated with this page.
+   */
+  web_screencast(args: WebTools["web_screencast"]["args"]): Promise<WebTools["web_screencast"]["result"]>;
+  /**
+   * Returns the buffer with the captured screenshot.
+   */
+  web_screenshot(args: WebTools["web_screenshot"]["args"]): Promise<WebTools["web_screenshot"]["result"]>;
+  /**
+   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   *
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   *
+   * Returns the array of option values that have been successfully selected.
+   *
+   * Triggers a `change` and `input` event once all the provided options have been selected.
+   */
+  web_selectOption(args: WebTools["web_selectOption"]["args"]): Promise<WebTools["web_selectOption"]["result"]>;
+  /**
+   * Provides access to the page's `sessionStorage` for the current origin. See `WebStorage`.
+   */
+  web_sessionStorage(args: WebTools["web_sessionStorage"]["args"]): Promise<WebTools["web_sessionStorage"]["result"]>;
+  /**
+   * This method checks or unchecks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
+   * - If the element already has the right checked state, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now checked or unchecked. If not, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_setChecked(args: WebTools["web_setChecked"]["args"]): Promise<WebTools["web_setChecked"]["result"]>;
+  /**
+   * This method internally calls [document.write()](https://developer.mozilla.org/en-US/docs/Web/API/Document/write), inheriting all its specific characteristics and behaviors.
+   */
+  web_setContent(args: WebTools["web_setContent"]["args"]): Promise<WebTools["web_setContent"]["result"]>;
+  /**
+   * This setting will change the default maximum navigation time for the following methods and related shortcuts:
+   *
+   * - `Page.goBack()`
+   * - `Page.goForward()`
+   * - `Page.navigate()`
+   * - `Page.reload()`
+   * - `Page.setContent()`
+   * - `Page.waitForNavigation()`
+   * - `Page.waitForURL()`
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`, `BrowserContext.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()`.
+   */
+  web_setDefaultNavigationTimeout(args: WebTools["web_setDefaultNavigationTimeout"]["args"]): Promise<WebTools["web_setDefaultNavigationTimeout"]["result"]>;
+  /**
+   * This setting will change the default maximum time for all the methods accepting `timeout` option.
+   *
+   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`.
+   */
+  web_setDefaultTimeout(args: WebTools["web_setDefaultTimeout"]["args"]): Promise<WebTools["web_setDefaultTimeout"]["result"]>;
+  /**
    * The extra HTTP headers will be sent with every request the page initiates.
    *
    * **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
    */
   web_setExtraHTTPHeaders(args: WebTools["web_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_setExtraHTTPHeaders"]["result"]>;
   /**
+   * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
+   *
+   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
+   */
+  web_setInputFiles(args: WebTools["web_setInputFiles"]["args"]): Promise<WebTools["web_setInputFiles"]["result"]>;
+  /**
    * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
    *
    * `Page.setViewportSize()` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `Page.setViewportSize()` will also reset `screen` size, use `Browser.newContext()` with `screen` and `viewport` parameters if you need better control of these properties.
    */
   web_setViewportSize(args: WebTools["web_setViewportSize"]["args"]): Promise<WebTools["web_setViewportSize"]["result"]>;
+  /**
+   * This method taps an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   *
+   * **NOTE:** `Page.tap()` will throw if the `hasTouch` option of the browser context is false.
+   */
+  web_tap(args: WebTools["web_tap"]["args"]): Promise<WebTools["web_tap"]["result"]>;
+  /**
+   * Returns `element.textContent`.
+   */
+  web_textContent(args: WebTools["web_textContent"]["args"]): Promise<WebTools["web_textContent"]["result"]>;
+  /**
+   * Returns the page's title.
+   */
+  web_title(args: WebTools["web_title"]["args"]): Promise<WebTools["web_title"]["result"]>;
+  /**
+   * Calls Playwright's `Page.touchscreen()`.
+   */
+  web_touchscreen(args: WebTools["web_touchscreen"]["args"]): Promise<WebTools["web_touchscreen"]["result"]>;
+  /**
+   * Calls Playwright's `Page.type()`.
+   */
+  web_type(args: WebTools["web_type"]["args"]): Promise<WebTools["web_type"]["result"]>;
+  /**
+   * This method unchecks an element matching `selector` by performing the following steps:
+   *
+   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
+   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Scroll the element into view if needed.
+   * - Use `Page.mouse()` to click in the center of the element.
+   * - Ensure that the element is now unchecked. If not, this method throws.
+   *
+   * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
+   */
+  web_uncheck(args: WebTools["web_uncheck"]["args"]): Promise<WebTools["web_uncheck"]["result"]>;
+  /**
+   * Removes a route created with `Page.route()`. When `handler` is not specified, removes all routes for the `url`.
+   */
+  web_unroute(args: WebTools["web_unroute"]["args"]): Promise<WebTools["web_unroute"]["result"]>;
+  /**
+   * Removes all routes created with `Page.route()` and `Page.routeFromHAR()`.
+   */
+  web_unrouteAll(args: WebTools["web_unrouteAll"]["args"]): Promise<WebTools["web_unrouteAll"]["result"]>;
+  /**
+   * Calls Playwright's `Page.url()`.
+   */
+  web_url(args: WebTools["web_url"]["args"]): Promise<WebTools["web_url"]["result"]>;
+  /**
+   * Video object associated with this page. Can be used to access the video file when using the `recordVideo` context option.
+   */
+  web_video(args: WebTools["web_video"]["args"]): Promise<WebTools["web_video"]["result"]>;
+  /**
+   * Calls Playwright's `Page.viewportSize()`.
+   */
+  web_viewportSize(args: WebTools["web_viewportSize"]["args"]): Promise<WebTools["web_viewportSize"]["result"]>;
+  /**
+   * Returns when the `expression` returns a truthy value. It resolves to a JSHandle of the truthy value.
+   */
+  web_waitForFunction(args: WebTools["web_waitForFunction"]["args"]): Promise<WebTools["web_waitForFunction"]["result"]>;
+  /**
+   * Returns when the required load state has been reached.
+   *
+   * This resolves when the page reaches a required load state, `load` by default. The navigation must have been committed when this method is called. If current document has already reached the required state, resolves immediately.
+   *
+   * **NOTE:** Most of the time, this method is not needed because Playwright [auto-waits before every action](https://playwright.dev/java/docs/actionability).
+   */
+  web_waitForLoadState(args: WebTools["web_waitForLoadState"]["args"]): Promise<WebTools["web_waitForLoadState"]["result"]>;
+  /**
+   * Returns when element specified by selector satisfies `state` option. Returns `null` if waiting for `hidden` or `detached`.
+   *
+   * **NOTE:** Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
+   *
+   * Wait for the `selector` to satisfy `state` option (either appear/disappear from dom, or become visible/hidden). If at the moment of calling the method `selector` already satisfies the condition, the method will return immediately. If the selector doesn't satisfy the condition for the `timeout` milliseconds, the function will throw.
+   */
+  web_waitForSelector(args: WebTools["web_waitForSelector"]["args"]): Promise<WebTools["web_waitForSelector"]["result"]>;
+  /**
+   * Waits for the given `timeout` in milliseconds.
+   *
+   * Note that `page.waitForTimeout()` should only be used for debugging. Tests using the timer in production are going to be flaky. Use signals such as network events, selectors becoming visible and others instead.
+   */
+  web_waitForTimeout(args: WebTools["web_waitForTimeout"]["args"]): Promise<WebTools["web_waitForTimeout"]["result"]>;
+  /**
+   * Waits for the main frame to navigate to the given URL.
+   */
+  web_waitForURL(args: WebTools["web_waitForURL"]["args"]): Promise<WebTools["web_waitForURL"]["result"]>;
+  /**
+   * This method returns all of the dedicated [WebWorkers](https://developer.mozilla.org/en-US/docs/Web/API/Web_Workers_API) associated with the page.
+   *
+   * **NOTE:** This does not contain ServiceWorkers
+   */
+  web_workers(args: WebTools["web_workers"]["args"]): Promise<WebTools["web_workers"]["result"]>;
 }
 
 export interface WebToolsClient {

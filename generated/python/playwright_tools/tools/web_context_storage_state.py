@@ -10,6 +10,7 @@ from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
 from playwright_tools._types import JsonValue
+from playwright_tools._convert import to_json
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,10 @@ class WebContextStorageState:
         result: object = page.context.storage_state(
             credentials=self.credentials, indexed_db=self.indexedDB
         )
-        return cast("JsonValue", result)
+        return to_json(result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
         result: object = await page.context.storage_state(
             credentials=self.credentials, indexed_db=self.indexedDB
         )
-        return cast("JsonValue", result)
+        return to_json(result)

@@ -10,6 +10,7 @@ from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
 from playwright_tools._types import JsonValue
+from playwright_tools._convert import to_json
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,10 @@ class WebEvalOnSelectorAll:
         result: object = page.eval_on_selector_all(
             selector=self.selector, expression=self.expression, arg=self.arg
         )
-        return cast("JsonValue", result)
+        return to_json(result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
         result: object = await page.eval_on_selector_all(
             selector=self.selector, expression=self.expression, arg=self.arg
         )
-        return cast("JsonValue", result)
+        return to_json(result)

@@ -10,6 +10,7 @@ from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
 from playwright_tools._types import JsonValue
+from playwright_tools._convert import to_json
 
 
 @dataclass(frozen=True)
@@ -65,10 +66,10 @@ class WebLocatorEvaluateAll:
         result: object = page.locator(self.selector).evaluate_all(
             expression=self.expression, arg=self.arg
         )
-        return cast("JsonValue", result)
+        return to_json(result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
         result: object = await page.locator(self.selector).evaluate_all(
             expression=self.expression, arg=self.arg
         )
-        return cast("JsonValue", result)
+        return to_json(result)
