@@ -63,6 +63,19 @@ def _scalar(path: str, node: yaml.Node, what: str) -> str:
     return str(node.value)
 
 
+def _text(path: str, node: yaml.Node) -> str:
+    """A free-text value; it must be encodable (YAML's `\\ud800` escapes give lone surrogates)."""
+    text = _scalar(path, node, "'description'")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise GeneratorError(
+            f"{_where(path, node)}: the description contains a lone surrogate (an escape such as \\ud800); "
+            "write the character itself, or a valid pair."
+        ) from None
+    return text
+
+
 def _boolean(path: str, node: yaml.Node, key: str) -> bool:
     if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:bool":
         return bool(yaml.safe_load(yaml.serialize(node)))
@@ -116,11 +129,7 @@ def _method_entry(
         method=method,
         location=where,
         name=name,
-        description=(
-            _scalar(path, fields["description"], "'description'")
-            if "description" in fields
-            else None
-        ),
+        description=_text(path, fields["description"]) if "description" in fields else None,
         surface_to_llm=_boolean(path, fields["surfaceToLlm"], "surfaceToLlm")
         if "surfaceToLlm" in fields
         else False,
@@ -134,9 +143,16 @@ def load_allowlist(path: Path) -> Allowlist:
     """Parse and validate `path`; raises GeneratorError naming `file:line:col` and a fix."""
     shown = path.name
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise GeneratorError(f"{path}: cannot read the allowlist ({exc.strerror}).") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise GeneratorError(
+            f"{shown}:{line}: the allowlist is not UTF-8 (byte {raw[exc.start]:#x}); save it as UTF-8."
+        ) from None
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:

@@ -38,31 +38,47 @@ SELECTOR = ToolParam(
 class Binder:
     """Holds the surfaces and produces Tools; one instance per generator run."""
 
-    def __init__(self, java: JavaSurface, python: PythonSurface, diagnostics: Diagnostics) -> None:
+    def __init__(
+        self,
+        java: JavaSurface,
+        python: PythonSurface,
+        diagnostics: Diagnostics,
+        lowerer: Lowerer | None = None,
+    ) -> None:
         self.java = java
+        self.python_surface = python
         self.diagnostics = diagnostics
-        self.lowerer = Lowerer(java, enum_wire_values(python))
+        self.lowerer = lowerer or Lowerer(java, enum_wire_values(python))
         self.merger = OverloadMerger(java, self.lowerer, diagnostics)
         self.python = PythonBinder(python, diagnostics)
 
+    def with_diagnostics(self, diagnostics: Diagnostics) -> Binder:
+        """The same binder reporting elsewhere (the surface report probes with scratch diagnostics)."""
+        return Binder(self.java, self.python_surface, diagnostics, self.lowerer)
+
     def bind_all(self, allowlist: Allowlist) -> list[Tool]:
         tools: dict[str, Tool] = {}
+        modules: dict[str, Tool] = {}
         for entry in allowlist.entries:
             tool = self.bind(entry)
             if tool is None:
                 continue
-            clash = tools.get(tool.name.value) or next(
-                (t for t in tools.values() if t.name.module_name == tool.name.module_name), None
+            clash = (
+                tools.get(tool.name.value)
+                or modules.get(tool.name.module_name)
+                or modules.get("class:" + tool.name.class_name)
             )
             if clash is not None:
                 self.diagnostics.error(
                     entry.location,
-                    f"tool name '{tool.name}' is already used, or differs only in case, by "
+                    f"tool name '{tool.name}' is already used, or gives the same Python module or class, by "
                     f"'{clash.name}' (the entry at {clash.source})",
                     "give one of the two entries a different 'name:'",
                 )
                 continue
             tools[tool.name.value] = tool
+            modules[tool.name.module_name] = tool
+            modules["class:" + tool.name.class_name] = tool
         return [tools[name] for name in sorted(tools)]
 
     def refusal(self, entry: AllowlistEntry) -> str | None:

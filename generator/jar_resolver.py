@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import zipfile
@@ -18,6 +19,7 @@ from pathlib import Path
 from generator.diagnostics import ExitCode, GeneratorError
 
 GROUP, ARTIFACT = "com.microsoft.playwright", "playwright"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get"
 
 
@@ -72,7 +74,11 @@ def _mvn_get(version: str, classifier: str | None) -> None:
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-5:])
+        lines = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines()]
+        causes = [
+            line for line in lines if line.startswith("[ERROR]") and line.strip() != "[ERROR]"
+        ]
+        tail = "\n".join((causes or lines)[:3])
         raise GeneratorError(
             f"'mvn' could not fetch {coordinate} (exit {done.returncode}). Check that this Playwright "
             "version exists and that Maven can reach its repositories (see your Maven settings.xml), "

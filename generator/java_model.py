@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
 
 PRIMITIVES = frozenset(
@@ -92,11 +93,18 @@ class JavaInterface:
     methods: tuple[JavaMethod, ...]
 
     def overloads(self, method: str) -> tuple[JavaMethod, ...]:
-        return tuple(m for m in self.methods if m.name == method)
+        return self._by_name.get(method, ())
+
+    @cached_property
+    def _by_name(self) -> dict[str, tuple[JavaMethod, ...]]:
+        grouped: dict[str, list[JavaMethod]] = {}
+        for m in self.methods:
+            grouped.setdefault(m.name, []).append(m)
+        return {name: tuple(ms) for name, ms in grouped.items()}
 
     @property
     def method_names(self) -> tuple[str, ...]:
-        return tuple(sorted({m.name for m in self.methods}))
+        return tuple(sorted(self._by_name))
 
 
 @dataclass(frozen=True)
@@ -141,13 +149,24 @@ class JavaSurface:
     opaque: tuple[str, ...]
 
     def interface(self, name: str) -> JavaInterface | None:
-        return next((i for i in self.interfaces if i.name == name), None)
+        found = self._index.get(name)
+        return found if isinstance(found, JavaInterface) else None
 
     def struct(self, name: str) -> JavaStruct | None:
-        return next((s for s in self.structs if s.name == name), None)
+        found = self._index.get(name)
+        return found if isinstance(found, JavaStruct) else None
 
     def enum(self, name: str) -> JavaEnum | None:
-        return next((e for e in self.enums if e.name == name), None)
+        found = self._index.get(name)
+        return found if isinstance(found, JavaEnum) else None
+
+    @cached_property
+    def _index(self) -> dict[str, JavaInterface | JavaStruct | JavaEnum]:
+        """Lookups by binary name; built once, so binding stays linear in the surface's size."""
+        index: dict[str, JavaInterface | JavaStruct | JavaEnum] = {i.name: i for i in self.interfaces}
+        index.update((s.name, s) for s in self.structs)
+        index.update((e.name, e) for e in self.enums)
+        return index
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True, indent=1)

@@ -39,12 +39,17 @@ def is_identifier(text: str) -> bool:
     return bool(_IDENTIFIER.match(text))
 
 
+# Members every shim class defines; a parameter with one of these names is escaped like a keyword.
+SHIM_MEMBERS = frozenset({"tool_name", "parameters", "from_args", "run", "arun"})
+
+
 def python_identifier(wire_name: str) -> str:
-    """A Python attribute name for `wire_name`: keywords and builtins get a trailing underscore."""
+    """A Python name for `wire_name`: keywords, builtins and shim members get a trailing underscore."""
     if (
         keyword.iskeyword(wire_name)
         or keyword.issoftkeyword(wire_name)
         or hasattr(builtins, wire_name)
+        or wire_name in SHIM_MEMBERS
     ):
         return wire_name + "_"
     return wire_name

@@ -14,7 +14,7 @@ from generator.diagnostics import Diagnostics
 from generator.ir import CallArgument, ToolParam
 from generator.live_objects import LiveSummary
 from generator.lowering import literal_sets, normal_annotation
-from generator.names import snake_case
+from generator.names import python_member, snake_case
 from generator.python_api import PyMethod, PyParam, PythonSurface
 from generator.type_tree import AnyJson, EnumOf, MapOf, Nullable, ObjectOf, OneOf, TypeNode, walk
 from generator.writers import typescript
@@ -82,7 +82,9 @@ class PythonBinder:
             if param.wire_name in skip:
                 kept.append(param)
                 continue
-            py = method.param(snake_case(param.wire_name))
+            py = method.param(snake_case(param.wire_name)) or method.param(
+                python_member(param.wire_name)
+            )
             if py is None:
                 singular = self._singular(location, member, method, param)
                 if singular is None:

@@ -42,8 +42,24 @@ def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
 _BlockDumper.add_representer(str, _represent_str)
 
 
+_YAML_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _has_yaml_breaks(value: Any) -> bool:
+    if isinstance(value, str):
+        return any(ch in value for ch in _YAML_BREAKS)
+    if isinstance(value, dict):
+        return any(_has_yaml_breaks(k) or _has_yaml_breaks(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_yaml_breaks(v) for v in value)
+    return False
+
+
 def _dump(value: Any) -> str:
-    return yaml.dump(value, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
+    # YAML reads NEL, LS and PS as line breaks; written raw they would not survive a round trip,
+    # so text holding one is written with every non-ASCII character escaped.
+    unicode = not _has_yaml_breaks(value)
+    return yaml.dump(value, Dumper=_BlockDumper, sort_keys=False, allow_unicode=unicode, width=100)
 
 
 def yaml_scalar(value: Any) -> str:

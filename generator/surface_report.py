@@ -77,6 +77,7 @@ def _notes(diagnostics: Diagnostics, member: str) -> tuple[str, ...]:
 def build_report(
     java: JavaSurface, python: PythonSurface, tools: list[Tool], diagnostics: Diagnostics
 ) -> SurfaceReport:
+    probe = Binder(java, python, Diagnostics())
     by_member = {(t.target.prefix, t.java_method): t for t in tools}
     rows: list[SurfaceRow] = []
     for target in TARGETS.values():
@@ -97,14 +98,12 @@ def build_report(
                     _notes(diagnostics, member),
                 )
             else:
-                row = _probe(java, python, target.prefix, method, interface.name)
+                row = _probe(probe, target.prefix, method, interface.name)
             rows.append(row)
     return SurfaceReport(tuple(rows))
 
 
-def _probe(
-    java: JavaSurface, python: PythonSurface, prefix: str, method: str, interface: str
-) -> SurfaceRow:
+def _probe(binder: Binder, prefix: str, method: str, interface: str) -> SurfaceRow:
     """Bind a method that is not a tool with scratch diagnostics, to say why it is not."""
     scratch = Diagnostics()
     entry = AllowlistEntry(target=TARGETS[prefix], method=method, location="surface")
@@ -112,7 +111,7 @@ def _probe(
     short = interface.rsplit(".", 1)[-1]
     if EVENT_METHOD.match(method):
         return SurfaceRow(short, method, "refused", "event", "", "registers an event listener", ())
-    tool = Binder(java, python, scratch).bind(entry)
+    tool = binder.with_diagnostics(scratch).bind(entry)
     if tool is not None:
         return SurfaceRow(
             short,
