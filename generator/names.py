@@ -29,8 +29,14 @@ def snake_case(java_name: str) -> str:
     return _SNAKE_BOUNDARY.sub(r"_\1", java_name).lower()
 
 
+# Methods Playwright names differently in Java, with the reason; the only exceptions to the rule.
+JAVA_RENAMES = {"navigate": ("goto", "`goto` is a reserved word in Java")}
+
+
 def python_member(java_name: str) -> str:
     """The Python API's name for a Java method: snake_case, with `_` after a keyword (`and_`)."""
+    if java_name in JAVA_RENAMES:
+        return JAVA_RENAMES[java_name][0]
     name = snake_case(java_name)
     return name + "_" if keyword.iskeyword(name) else name
 

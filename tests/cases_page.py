@@ -922,4 +922,23 @@ CASES += (
         (("web_evaluate", {"expression": "[NaN, Infinity, -Infinity, 1.5, {a: NaN}]"}),),
         returns=[None, None, None, 1.5, {"a": None}],
     ),
+    Case(
+        "page-navigate",
+        (("web_navigate", {"url": "{origin}/after/page-navigate", "waitUntil": "load"}),),
+        check=lambda r: (
+            isinstance(r, dict)
+            and r["status"] == 200
+            and r["ok"] is True
+            and r["statusText"] == "OK"
+            and r["url"].endswith("/after/page-navigate")
+        ),
+        observe="() => document.title",
+        expected="after",
+    ),
+    Case(
+        "page-navigate-data-url",
+        (("web_navigate", {"url": "data:text/html,<title>inline</title>"}),),
+        observe="() => document.title",
+        expected="inline",
+    ),
 )

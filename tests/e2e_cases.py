@@ -22,7 +22,8 @@ AFTER_HTML = "<!doctype html><title>after</title><p>after</p>"
 
 @dataclass(frozen=True)
 class Case:
-    """One browser check. `steps` are (tool name, JSON arguments) dispatched in order."""
+    """One browser check. `steps` are (tool name, JSON arguments) dispatched in order; `{origin}` in
+    an argument stands for the page server's origin."""
 
     id: str
     steps: tuple[tuple[str, dict[str, object]], ...]

@@ -20,6 +20,11 @@ def _prepare(case: Case, server: PageServer) -> tuple[str, str]:
     return server.url(start), server.url(after)
 
 
+def _with_origin(args: dict[str, object], server: PageServer) -> object:
+    """Arguments with `{origin}` replaced by the page server's origin (its port is chosen at run time)."""
+    return json.loads(json.dumps(args).replace("{origin}", server.origin))
+
+
 def _check_result(case: Case, result: object) -> None:
     json.dumps(result)  # every result must be JSON, whatever the tool
     if case.check is not None:
@@ -44,7 +49,7 @@ def run_sync(case: Case, browser: SyncBrowser, server: PageServer, registry: Any
         page.goto(start)
         result: object = None
         for tool, args in case.steps:
-            result = registry.dispatch(tool, args, page)
+            result = registry.dispatch(tool, _with_origin(args, server), page)
         _check_result(case, result)
         if case.navigate:
             before = len(server.headers_for(after.removeprefix(server.origin)))
@@ -65,7 +70,7 @@ async def run_async(case: Case, browser: AsyncBrowser, server: PageServer, regis
         await page.goto(start)
         result: object = None
         for tool, args in case.steps:
-            result = await registry.adispatch(tool, args, page)
+            result = await registry.adispatch(tool, _with_origin(args, server), page)
         _check_result(case, result)
         if case.navigate:
             before = len(server.headers_for(after.removeprefix(server.origin)))

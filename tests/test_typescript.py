@@ -139,7 +139,7 @@ BAD_LINE = 5  # the line of the case under test: the line after BAD_HEAD
             id="number-header-value",
         ),
         pytest.param(
-            'await client.call("web_click", { selector: "a" });',
+            'await client.call("web_noSuchTool", { selector: "a" });',
             "TS2345",
             id="unknown-tool-name",
         ),

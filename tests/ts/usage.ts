@@ -37,8 +37,19 @@ const geolocationShape: Equals<Geolocation, { accuracy?: number; latitude: numbe
 const offlineArgs: Equals<WebTools["web_context_setOffline"]["args"], { offline: boolean }> = true;
 const initScriptArgs: Equals<WebTools["web_addInitScript"]["args"], { script: string }> = true;
 const nullResults: Equals<
-  WebTools[Exclude<WebToolName, "web_evaluate">]["result"],
+  WebTools[
+    | "web_addInitScript"
+    | "web_setExtraHTTPHeaders"
+    | "web_setViewportSize"
+    | "web_context_setGeolocation"
+    | "web_context_setOffline"
+  ]["result"],
   null
+> = true;
+const titleResult: Equals<WebTools["web_title"]["result"], string> = true;
+const gotoResult: Equals<
+  WebTools["web_navigate"]["result"],
+  { url: string; status: number; statusText: string; ok: boolean } | null
 > = true;
 
 // ---- Real use that must type-check ----------------------------------------------------
@@ -133,9 +144,9 @@ export async function wrongUse(): Promise<void> {
 
   // Unknown tools do not exist, neither as methods nor by name.
   // @ts-expect-error
-  await client.tools.web_click({ selector: "a" });
+  await client.tools.web_noSuchTool({ selector: "a" });
   // @ts-expect-error
-  await client.call("web_click", { selector: "a" });
+  await client.call("web_noSuchTool", { selector: "a" });
   // @ts-expect-error -- the Java-side name is not a tool name
   await client.call("setViewportSize", { width: 1, height: 1 });
 

@@ -92,8 +92,13 @@ def _check_any_of(tool: str, value: object, options: list[dict[str, JsonValue]],
             check(tool, value, option, path)
             return
         except ToolError as error:
-            errors.append(error.detail)
-    raise ToolError(tool, "invalid_argument", "matches none of: " + "; ".join(errors), path)
+            errors.append(error)
+    # The member that got furthest into the value names the real problem (files[1].buffer).
+    deepest = max(errors, key=lambda e: len(e.path))
+    if deepest.path != path:
+        raise deepest
+    details = "; ".join(e.detail for e in errors)
+    raise ToolError(tool, "invalid_argument", f"matches none of: {details}", path)
 
 
 def _check_object(

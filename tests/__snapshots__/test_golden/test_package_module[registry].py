@@ -16,206 +16,204 @@ from playwright.sync_api import Page as SyncPage
 
 from playwright_tools._types import JsonValue
 from playwright_tools._validate import ToolError, check
-from playwright_tools.tools.web_add_init_script import WebAddInitScript
-from playwright_tools.tools.web_add_script_tag import WebAddScriptTag
-from playwright_tools.tools.web_add_style_tag import WebAddStyleTag
-from playwright_tools.tools.web_aria_snapshot import WebAriaSnapshot
-from playwright_tools.tools.web_bring_to_front import WebBringToFront
-from playwright_tools.tools.web_cancel_pick_locator import WebCancelPickLocator
-from playwright_tools.tools.web_check import WebCheck
-from playwright_tools.tools.web_clear_console_messages import WebClearConsoleMessages
-from playwright_tools.tools.web_clear_page_errors import WebClearPageErrors
-from playwright_tools.tools.web_click import WebClick
-from playwright_tools.tools.web_clock import WebClock
-from playwright_tools.tools.web_close import WebClose
-from playwright_tools.tools.web_console_messages import WebConsoleMessages
-from playwright_tools.tools.web_content import WebContent
-from playwright_tools.tools.web_context import WebContext
-from playwright_tools.tools.web_context_add_cookies import WebContextAddCookies
-from playwright_tools.tools.web_context_add_init_script import WebContextAddInitScript
-from playwright_tools.tools.web_context_background_pages import WebContextBackgroundPages
-from playwright_tools.tools.web_context_browser import WebContextBrowser
-from playwright_tools.tools.web_context_clear_cookies import WebContextClearCookies
-from playwright_tools.tools.web_context_clear_permissions import WebContextClearPermissions
-from playwright_tools.tools.web_context_clock import WebContextClock
-from playwright_tools.tools.web_context_close import WebContextClose
-from playwright_tools.tools.web_context_cookies import WebContextCookies
-from playwright_tools.tools.web_context_credentials import WebContextCredentials
-from playwright_tools.tools.web_context_debugger import WebContextDebugger
-from playwright_tools.tools.web_context_grant_permissions import WebContextGrantPermissions
-from playwright_tools.tools.web_context_is_closed import WebContextIsClosed
-from playwright_tools.tools.web_context_new_page import WebContextNewPage
-from playwright_tools.tools.web_context_pages import WebContextPages
-from playwright_tools.tools.web_context_request import WebContextRequest
-from playwright_tools.tools.web_context_set_default_navigation_timeout import (
-    WebContextSetDefaultNavigationTimeout,
-)
-from playwright_tools.tools.web_context_set_default_timeout import WebContextSetDefaultTimeout
-from playwright_tools.tools.web_context_set_extra_http_headers import WebContextSetExtraHTTPHeaders
-from playwright_tools.tools.web_context_set_geolocation import WebContextSetGeolocation
-from playwright_tools.tools.web_context_set_offline import WebContextSetOffline
-from playwright_tools.tools.web_context_storage_state import WebContextStorageState
-from playwright_tools.tools.web_context_tracing import WebContextTracing
-from playwright_tools.tools.web_context_unroute import WebContextUnroute
-from playwright_tools.tools.web_context_unroute_all import WebContextUnrouteAll
-from playwright_tools.tools.web_dblclick import WebDblclick
-from playwright_tools.tools.web_dispatch_event import WebDispatchEvent
-from playwright_tools.tools.web_drag_and_drop import WebDragAndDrop
-from playwright_tools.tools.web_emulate_media import WebEmulateMedia
-from playwright_tools.tools.web_eval_on_selector import WebEvalOnSelector
-from playwright_tools.tools.web_eval_on_selector_all import WebEvalOnSelectorAll
-from playwright_tools.tools.web_evaluate import WebEvaluate
-from playwright_tools.tools.web_evaluate_handle import WebEvaluateHandle
-from playwright_tools.tools.web_fill import WebFill
-from playwright_tools.tools.web_focus import WebFocus
-from playwright_tools.tools.web_frame import WebFrame
-from playwright_tools.tools.web_frame_locator import WebFrameLocator
-from playwright_tools.tools.web_frames import WebFrames
-from playwright_tools.tools.web_get_attribute import WebGetAttribute
-from playwright_tools.tools.web_get_by_alt_text import WebGetByAltText
-from playwright_tools.tools.web_get_by_label import WebGetByLabel
-from playwright_tools.tools.web_get_by_placeholder import WebGetByPlaceholder
-from playwright_tools.tools.web_get_by_role import WebGetByRole
-from playwright_tools.tools.web_get_by_test_id import WebGetByTestId
-from playwright_tools.tools.web_get_by_text import WebGetByText
-from playwright_tools.tools.web_get_by_title import WebGetByTitle
-from playwright_tools.tools.web_go_back import WebGoBack
-from playwright_tools.tools.web_go_forward import WebGoForward
-from playwright_tools.tools.web_hide_highlight import WebHideHighlight
-from playwright_tools.tools.web_hover import WebHover
-from playwright_tools.tools.web_inner_html import WebInnerHTML
-from playwright_tools.tools.web_inner_text import WebInnerText
-from playwright_tools.tools.web_input_value import WebInputValue
-from playwright_tools.tools.web_is_checked import WebIsChecked
-from playwright_tools.tools.web_is_closed import WebIsClosed
-from playwright_tools.tools.web_is_disabled import WebIsDisabled
-from playwright_tools.tools.web_is_editable import WebIsEditable
-from playwright_tools.tools.web_is_enabled import WebIsEnabled
-from playwright_tools.tools.web_is_hidden import WebIsHidden
-from playwright_tools.tools.web_is_visible import WebIsVisible
-from playwright_tools.tools.web_keyboard import WebKeyboard
-from playwright_tools.tools.web_keyboard_down import WebKeyboardDown
-from playwright_tools.tools.web_keyboard_insert_text import WebKeyboardInsertText
-from playwright_tools.tools.web_keyboard_press import WebKeyboardPress
-from playwright_tools.tools.web_keyboard_type import WebKeyboardType
-from playwright_tools.tools.web_keyboard_up import WebKeyboardUp
-from playwright_tools.tools.web_local_storage import WebLocalStorage
-from playwright_tools.tools.web_locator import WebLocator
-from playwright_tools.tools.web_locator_all import WebLocatorAll
-from playwright_tools.tools.web_locator_all_inner_texts import WebLocatorAllInnerTexts
-from playwright_tools.tools.web_locator_all_text_contents import WebLocatorAllTextContents
-from playwright_tools.tools.web_locator_and import WebLocatorAnd
-from playwright_tools.tools.web_locator_aria_snapshot import WebLocatorAriaSnapshot
-from playwright_tools.tools.web_locator_blur import WebLocatorBlur
-from playwright_tools.tools.web_locator_bounding_box import WebLocatorBoundingBox
-from playwright_tools.tools.web_locator_check import WebLocatorCheck
-from playwright_tools.tools.web_locator_clear import WebLocatorClear
-from playwright_tools.tools.web_locator_click import WebLocatorClick
-from playwright_tools.tools.web_locator_content_frame import WebLocatorContentFrame
-from playwright_tools.tools.web_locator_count import WebLocatorCount
-from playwright_tools.tools.web_locator_dblclick import WebLocatorDblclick
-from playwright_tools.tools.web_locator_describe import WebLocatorDescribe
-from playwright_tools.tools.web_locator_description import WebLocatorDescription
-from playwright_tools.tools.web_locator_dispatch_event import WebLocatorDispatchEvent
-from playwright_tools.tools.web_locator_drag_to import WebLocatorDragTo
-from playwright_tools.tools.web_locator_drop import WebLocatorDrop
-from playwright_tools.tools.web_locator_element_handle import WebLocatorElementHandle
-from playwright_tools.tools.web_locator_element_handles import WebLocatorElementHandles
-from playwright_tools.tools.web_locator_evaluate import WebLocatorEvaluate
-from playwright_tools.tools.web_locator_evaluate_all import WebLocatorEvaluateAll
-from playwright_tools.tools.web_locator_evaluate_handle import WebLocatorEvaluateHandle
-from playwright_tools.tools.web_locator_fill import WebLocatorFill
-from playwright_tools.tools.web_locator_filter import WebLocatorFilter
-from playwright_tools.tools.web_locator_first import WebLocatorFirst
-from playwright_tools.tools.web_locator_focus import WebLocatorFocus
-from playwright_tools.tools.web_locator_get_attribute import WebLocatorGetAttribute
-from playwright_tools.tools.web_locator_get_by_alt_text import WebLocatorGetByAltText
-from playwright_tools.tools.web_locator_get_by_label import WebLocatorGetByLabel
-from playwright_tools.tools.web_locator_get_by_placeholder import WebLocatorGetByPlaceholder
-from playwright_tools.tools.web_locator_get_by_role import WebLocatorGetByRole
-from playwright_tools.tools.web_locator_get_by_test_id import WebLocatorGetByTestId
-from playwright_tools.tools.web_locator_get_by_text import WebLocatorGetByText
-from playwright_tools.tools.web_locator_get_by_title import WebLocatorGetByTitle
-from playwright_tools.tools.web_locator_hide_highlight import WebLocatorHideHighlight
-from playwright_tools.tools.web_locator_highlight import WebLocatorHighlight
-from playwright_tools.tools.web_locator_hover import WebLocatorHover
-from playwright_tools.tools.web_locator_inner_html import WebLocatorInnerHTML
-from playwright_tools.tools.web_locator_inner_text import WebLocatorInnerText
-from playwright_tools.tools.web_locator_input_value import WebLocatorInputValue
-from playwright_tools.tools.web_locator_is_checked import WebLocatorIsChecked
-from playwright_tools.tools.web_locator_is_disabled import WebLocatorIsDisabled
-from playwright_tools.tools.web_locator_is_editable import WebLocatorIsEditable
-from playwright_tools.tools.web_locator_is_enabled import WebLocatorIsEnabled
-from playwright_tools.tools.web_locator_is_hidden import WebLocatorIsHidden
-from playwright_tools.tools.web_locator_is_visible import WebLocatorIsVisible
-from playwright_tools.tools.web_locator_last import WebLocatorLast
-from playwright_tools.tools.web_locator_locator import WebLocatorLocator
-from playwright_tools.tools.web_locator_normalize import WebLocatorNormalize
-from playwright_tools.tools.web_locator_nth import WebLocatorNth
-from playwright_tools.tools.web_locator_or import WebLocatorOr
-from playwright_tools.tools.web_locator_page import WebLocatorPage
-from playwright_tools.tools.web_locator_press import WebLocatorPress
-from playwright_tools.tools.web_locator_press_sequentially import WebLocatorPressSequentially
-from playwright_tools.tools.web_locator_screenshot import WebLocatorScreenshot
-from playwright_tools.tools.web_locator_scroll_into_view_if_needed import (
-    WebLocatorScrollIntoViewIfNeeded,
-)
-from playwright_tools.tools.web_locator_select_option import WebLocatorSelectOption
-from playwright_tools.tools.web_locator_select_text import WebLocatorSelectText
-from playwright_tools.tools.web_locator_set_checked import WebLocatorSetChecked
-from playwright_tools.tools.web_locator_set_input_files import WebLocatorSetInputFiles
-from playwright_tools.tools.web_locator_tap import WebLocatorTap
-from playwright_tools.tools.web_locator_text_content import WebLocatorTextContent
-from playwright_tools.tools.web_locator_type import WebLocatorType
-from playwright_tools.tools.web_locator_uncheck import WebLocatorUncheck
-from playwright_tools.tools.web_locator_wait_for import WebLocatorWaitFor
-from playwright_tools.tools.web_locator_wait_for_function import WebLocatorWaitForFunction
-from playwright_tools.tools.web_main_frame import WebMainFrame
-from playwright_tools.tools.web_mouse import WebMouse
-from playwright_tools.tools.web_mouse_click import WebMouseClick
-from playwright_tools.tools.web_mouse_dblclick import WebMouseDblclick
-from playwright_tools.tools.web_mouse_down import WebMouseDown
-from playwright_tools.tools.web_mouse_move import WebMouseMove
-from playwright_tools.tools.web_mouse_up import WebMouseUp
-from playwright_tools.tools.web_mouse_wheel import WebMouseWheel
-from playwright_tools.tools.web_opener import WebOpener
-from playwright_tools.tools.web_pdf import WebPdf
-from playwright_tools.tools.web_press import WebPress
-from playwright_tools.tools.web_query_selector import WebQuerySelector
-from playwright_tools.tools.web_query_selector_all import WebQuerySelectorAll
-from playwright_tools.tools.web_reload import WebReload
-from playwright_tools.tools.web_remove_locator_handler import WebRemoveLocatorHandler
-from playwright_tools.tools.web_request import WebRequest
-from playwright_tools.tools.web_request_gc import WebRequestGC
-from playwright_tools.tools.web_requests import WebRequests
-from playwright_tools.tools.web_screencast import WebScreencast
-from playwright_tools.tools.web_screenshot import WebScreenshot
-from playwright_tools.tools.web_select_option import WebSelectOption
-from playwright_tools.tools.web_session_storage import WebSessionStorage
-from playwright_tools.tools.web_set_checked import WebSetChecked
-from playwright_tools.tools.web_set_content import WebSetContent
-from playwright_tools.tools.web_set_default_navigation_timeout import WebSetDefaultNavigationTimeout
-from playwright_tools.tools.web_set_default_timeout import WebSetDefaultTimeout
-from playwright_tools.tools.web_set_extra_http_headers import WebSetExtraHTTPHeaders
-from playwright_tools.tools.web_set_input_files import WebSetInputFiles
-from playwright_tools.tools.web_set_viewport_size import WebSetViewportSize
-from playwright_tools.tools.web_tap import WebTap
-from playwright_tools.tools.web_text_content import WebTextContent
-from playwright_tools.tools.web_title import WebTitle
-from playwright_tools.tools.web_touchscreen import WebTouchscreen
-from playwright_tools.tools.web_type import WebType
-from playwright_tools.tools.web_uncheck import WebUncheck
-from playwright_tools.tools.web_unroute import WebUnroute
-from playwright_tools.tools.web_unroute_all import WebUnrouteAll
-from playwright_tools.tools.web_url import WebUrl
-from playwright_tools.tools.web_video import WebVideo
-from playwright_tools.tools.web_viewport_size import WebViewportSize
-from playwright_tools.tools.web_wait_for_function import WebWaitForFunction
-from playwright_tools.tools.web_wait_for_load_state import WebWaitForLoadState
-from playwright_tools.tools.web_wait_for_selector import WebWaitForSelector
-from playwright_tools.tools.web_wait_for_timeout import WebWaitForTimeout
-from playwright_tools.tools.web_wait_for_url import WebWaitForURL
-from playwright_tools.tools.web_workers import WebWorkers
+
+# Modules, not classes, are imported: no tool's class name can shadow a name used here.
+import playwright_tools.tools.web_add_init_script
+import playwright_tools.tools.web_add_script_tag
+import playwright_tools.tools.web_add_style_tag
+import playwright_tools.tools.web_aria_snapshot
+import playwright_tools.tools.web_bring_to_front
+import playwright_tools.tools.web_cancel_pick_locator
+import playwright_tools.tools.web_check
+import playwright_tools.tools.web_clear_console_messages
+import playwright_tools.tools.web_clear_page_errors
+import playwright_tools.tools.web_click
+import playwright_tools.tools.web_clock
+import playwright_tools.tools.web_close
+import playwright_tools.tools.web_console_messages
+import playwright_tools.tools.web_content
+import playwright_tools.tools.web_context
+import playwright_tools.tools.web_context_add_cookies
+import playwright_tools.tools.web_context_add_init_script
+import playwright_tools.tools.web_context_background_pages
+import playwright_tools.tools.web_context_browser
+import playwright_tools.tools.web_context_clear_cookies
+import playwright_tools.tools.web_context_clear_permissions
+import playwright_tools.tools.web_context_clock
+import playwright_tools.tools.web_context_close
+import playwright_tools.tools.web_context_cookies
+import playwright_tools.tools.web_context_credentials
+import playwright_tools.tools.web_context_debugger
+import playwright_tools.tools.web_context_grant_permissions
+import playwright_tools.tools.web_context_is_closed
+import playwright_tools.tools.web_context_new_page
+import playwright_tools.tools.web_context_pages
+import playwright_tools.tools.web_context_request
+import playwright_tools.tools.web_context_set_default_navigation_timeout
+import playwright_tools.tools.web_context_set_default_timeout
+import playwright_tools.tools.web_context_set_extra_http_headers
+import playwright_tools.tools.web_context_set_geolocation
+import playwright_tools.tools.web_context_set_offline
+import playwright_tools.tools.web_context_storage_state
+import playwright_tools.tools.web_context_tracing
+import playwright_tools.tools.web_context_unroute
+import playwright_tools.tools.web_context_unroute_all
+import playwright_tools.tools.web_dblclick
+import playwright_tools.tools.web_dispatch_event
+import playwright_tools.tools.web_drag_and_drop
+import playwright_tools.tools.web_emulate_media
+import playwright_tools.tools.web_eval_on_selector
+import playwright_tools.tools.web_eval_on_selector_all
+import playwright_tools.tools.web_evaluate
+import playwright_tools.tools.web_evaluate_handle
+import playwright_tools.tools.web_fill
+import playwright_tools.tools.web_focus
+import playwright_tools.tools.web_frame
+import playwright_tools.tools.web_frame_locator
+import playwright_tools.tools.web_frames
+import playwright_tools.tools.web_get_attribute
+import playwright_tools.tools.web_get_by_alt_text
+import playwright_tools.tools.web_get_by_label
+import playwright_tools.tools.web_get_by_placeholder
+import playwright_tools.tools.web_get_by_role
+import playwright_tools.tools.web_get_by_test_id
+import playwright_tools.tools.web_get_by_text
+import playwright_tools.tools.web_get_by_title
+import playwright_tools.tools.web_go_back
+import playwright_tools.tools.web_go_forward
+import playwright_tools.tools.web_hide_highlight
+import playwright_tools.tools.web_hover
+import playwright_tools.tools.web_inner_html
+import playwright_tools.tools.web_inner_text
+import playwright_tools.tools.web_input_value
+import playwright_tools.tools.web_is_checked
+import playwright_tools.tools.web_is_closed
+import playwright_tools.tools.web_is_disabled
+import playwright_tools.tools.web_is_editable
+import playwright_tools.tools.web_is_enabled
+import playwright_tools.tools.web_is_hidden
+import playwright_tools.tools.web_is_visible
+import playwright_tools.tools.web_keyboard
+import playwright_tools.tools.web_keyboard_down
+import playwright_tools.tools.web_keyboard_insert_text
+import playwright_tools.tools.web_keyboard_press
+import playwright_tools.tools.web_keyboard_type
+import playwright_tools.tools.web_keyboard_up
+import playwright_tools.tools.web_local_storage
+import playwright_tools.tools.web_locator
+import playwright_tools.tools.web_locator_all
+import playwright_tools.tools.web_locator_all_inner_texts
+import playwright_tools.tools.web_locator_all_text_contents
+import playwright_tools.tools.web_locator_and
+import playwright_tools.tools.web_locator_aria_snapshot
+import playwright_tools.tools.web_locator_blur
+import playwright_tools.tools.web_locator_bounding_box
+import playwright_tools.tools.web_locator_check
+import playwright_tools.tools.web_locator_clear
+import playwright_tools.tools.web_locator_click
+import playwright_tools.tools.web_locator_content_frame
+import playwright_tools.tools.web_locator_count
+import playwright_tools.tools.web_locator_dblclick
+import playwright_tools.tools.web_locator_describe
+import playwright_tools.tools.web_locator_description
+import playwright_tools.tools.web_locator_dispatch_event
+import playwright_tools.tools.web_locator_drag_to
+import playwright_tools.tools.web_locator_drop
+import playwright_tools.tools.web_locator_element_handle
+import playwright_tools.tools.web_locator_element_handles
+import playwright_tools.tools.web_locator_evaluate
+import playwright_tools.tools.web_locator_evaluate_all
+import playwright_tools.tools.web_locator_evaluate_handle
+import playwright_tools.tools.web_locator_fill
+import playwright_tools.tools.web_locator_filter
+import playwright_tools.tools.web_locator_first
+import playwright_tools.tools.web_locator_focus
+import playwright_tools.tools.web_locator_get_attribute
+import playwright_tools.tools.web_locator_get_by_alt_text
+import playwright_tools.tools.web_locator_get_by_label
+import playwright_tools.tools.web_locator_get_by_placeholder
+import playwright_tools.tools.web_locator_get_by_role
+import playwright_tools.tools.web_locator_get_by_test_id
+import playwright_tools.tools.web_locator_get_by_text
+import playwright_tools.tools.web_locator_get_by_title
+import playwright_tools.tools.web_locator_hide_highlight
+import playwright_tools.tools.web_locator_highlight
+import playwright_tools.tools.web_locator_hover
+import playwright_tools.tools.web_locator_inner_html
+import playwright_tools.tools.web_locator_inner_text
+import playwright_tools.tools.web_locator_input_value
+import playwright_tools.tools.web_locator_is_checked
+import playwright_tools.tools.web_locator_is_disabled
+import playwright_tools.tools.web_locator_is_editable
+import playwright_tools.tools.web_locator_is_enabled
+import playwright_tools.tools.web_locator_is_hidden
+import playwright_tools.tools.web_locator_is_visible
+import playwright_tools.tools.web_locator_last
+import playwright_tools.tools.web_locator_locator
+import playwright_tools.tools.web_locator_normalize
+import playwright_tools.tools.web_locator_nth
+import playwright_tools.tools.web_locator_or
+import playwright_tools.tools.web_locator_page
+import playwright_tools.tools.web_locator_press
+import playwright_tools.tools.web_locator_press_sequentially
+import playwright_tools.tools.web_locator_screenshot
+import playwright_tools.tools.web_locator_scroll_into_view_if_needed
+import playwright_tools.tools.web_locator_select_option
+import playwright_tools.tools.web_locator_select_text
+import playwright_tools.tools.web_locator_set_checked
+import playwright_tools.tools.web_locator_set_input_files
+import playwright_tools.tools.web_locator_tap
+import playwright_tools.tools.web_locator_text_content
+import playwright_tools.tools.web_locator_type
+import playwright_tools.tools.web_locator_uncheck
+import playwright_tools.tools.web_locator_wait_for
+import playwright_tools.tools.web_locator_wait_for_function
+import playwright_tools.tools.web_main_frame
+import playwright_tools.tools.web_mouse
+import playwright_tools.tools.web_mouse_click
+import playwright_tools.tools.web_mouse_dblclick
+import playwright_tools.tools.web_mouse_down
+import playwright_tools.tools.web_mouse_move
+import playwright_tools.tools.web_mouse_up
+import playwright_tools.tools.web_mouse_wheel
+import playwright_tools.tools.web_opener
+import playwright_tools.tools.web_pdf
+import playwright_tools.tools.web_press
+import playwright_tools.tools.web_query_selector
+import playwright_tools.tools.web_query_selector_all
+import playwright_tools.tools.web_reload
+import playwright_tools.tools.web_remove_locator_handler
+import playwright_tools.tools.web_request
+import playwright_tools.tools.web_request_gc
+import playwright_tools.tools.web_requests
+import playwright_tools.tools.web_screencast
+import playwright_tools.tools.web_screenshot
+import playwright_tools.tools.web_select_option
+import playwright_tools.tools.web_session_storage
+import playwright_tools.tools.web_set_checked
+import playwright_tools.tools.web_set_content
+import playwright_tools.tools.web_set_default_navigation_timeout
+import playwright_tools.tools.web_set_default_timeout
+import playwright_tools.tools.web_set_extra_http_headers
+import playwright_tools.tools.web_set_input_files
+import playwright_tools.tools.web_set_viewport_size
+import playwright_tools.tools.web_tap
+import playwright_tools.tools.web_text_content
+import playwright_tools.tools.web_title
+import playwright_tools.tools.web_touchscreen
+import playwright_tools.tools.web_type
+import playwright_tools.tools.web_uncheck
+import playwright_tools.tools.web_unroute
+import playwright_tools.tools.web_unroute_all
+import playwright_tools.tools.web_url
+import playwright_tools.tools.web_video
+import playwright_tools.tools.web_viewport_size
+import playwright_tools.tools.web_wait_for_function
+import playwright_tools.tools.web_wait_for_load_state
+import playwright_tools.tools.web_wait_for_selector
+import playwright_tools.tools.web_wait_for_timeout
+import playwright_tools.tools.web_wait_for_url
+import playwright_tools.tools.web_workers
 
 
 class Shim(Protocol):
@@ -233,202 +231,202 @@ class ShimClass(Protocol):
 
 
 TOOLS: dict[str, ShimClass] = {
-    "web_addInitScript": WebAddInitScript,
-    "web_addScriptTag": WebAddScriptTag,
-    "web_addStyleTag": WebAddStyleTag,
-    "web_ariaSnapshot": WebAriaSnapshot,
-    "web_bringToFront": WebBringToFront,
-    "web_cancelPickLocator": WebCancelPickLocator,
-    "web_check": WebCheck,
-    "web_clearConsoleMessages": WebClearConsoleMessages,
-    "web_clearPageErrors": WebClearPageErrors,
-    "web_click": WebClick,
-    "web_clock": WebClock,
-    "web_close": WebClose,
-    "web_consoleMessages": WebConsoleMessages,
-    "web_content": WebContent,
-    "web_context": WebContext,
-    "web_context_addCookies": WebContextAddCookies,
-    "web_context_addInitScript": WebContextAddInitScript,
-    "web_context_backgroundPages": WebContextBackgroundPages,
-    "web_context_browser": WebContextBrowser,
-    "web_context_clearCookies": WebContextClearCookies,
-    "web_context_clearPermissions": WebContextClearPermissions,
-    "web_context_clock": WebContextClock,
-    "web_context_close": WebContextClose,
-    "web_context_cookies": WebContextCookies,
-    "web_context_credentials": WebContextCredentials,
-    "web_context_debugger": WebContextDebugger,
-    "web_context_grantPermissions": WebContextGrantPermissions,
-    "web_context_isClosed": WebContextIsClosed,
-    "web_context_newPage": WebContextNewPage,
-    "web_context_pages": WebContextPages,
-    "web_context_request": WebContextRequest,
-    "web_context_setDefaultNavigationTimeout": WebContextSetDefaultNavigationTimeout,
-    "web_context_setDefaultTimeout": WebContextSetDefaultTimeout,
-    "web_context_setExtraHTTPHeaders": WebContextSetExtraHTTPHeaders,
-    "web_context_setGeolocation": WebContextSetGeolocation,
-    "web_context_setOffline": WebContextSetOffline,
-    "web_context_storageState": WebContextStorageState,
-    "web_context_tracing": WebContextTracing,
-    "web_context_unroute": WebContextUnroute,
-    "web_context_unrouteAll": WebContextUnrouteAll,
-    "web_dblclick": WebDblclick,
-    "web_dispatchEvent": WebDispatchEvent,
-    "web_dragAndDrop": WebDragAndDrop,
-    "web_emulateMedia": WebEmulateMedia,
-    "web_evalOnSelector": WebEvalOnSelector,
-    "web_evalOnSelectorAll": WebEvalOnSelectorAll,
-    "web_evaluate": WebEvaluate,
-    "web_evaluateHandle": WebEvaluateHandle,
-    "web_fill": WebFill,
-    "web_focus": WebFocus,
-    "web_frame": WebFrame,
-    "web_frameLocator": WebFrameLocator,
-    "web_frames": WebFrames,
-    "web_getAttribute": WebGetAttribute,
-    "web_getByAltText": WebGetByAltText,
-    "web_getByLabel": WebGetByLabel,
-    "web_getByPlaceholder": WebGetByPlaceholder,
-    "web_getByRole": WebGetByRole,
-    "web_getByTestId": WebGetByTestId,
-    "web_getByText": WebGetByText,
-    "web_getByTitle": WebGetByTitle,
-    "web_goBack": WebGoBack,
-    "web_goForward": WebGoForward,
-    "web_hideHighlight": WebHideHighlight,
-    "web_hover": WebHover,
-    "web_innerHTML": WebInnerHTML,
-    "web_innerText": WebInnerText,
-    "web_inputValue": WebInputValue,
-    "web_isChecked": WebIsChecked,
-    "web_isClosed": WebIsClosed,
-    "web_isDisabled": WebIsDisabled,
-    "web_isEditable": WebIsEditable,
-    "web_isEnabled": WebIsEnabled,
-    "web_isHidden": WebIsHidden,
-    "web_isVisible": WebIsVisible,
-    "web_keyboard": WebKeyboard,
-    "web_keyboard_down": WebKeyboardDown,
-    "web_keyboard_insertText": WebKeyboardInsertText,
-    "web_keyboard_press": WebKeyboardPress,
-    "web_keyboard_type": WebKeyboardType,
-    "web_keyboard_up": WebKeyboardUp,
-    "web_localStorage": WebLocalStorage,
-    "web_locator": WebLocator,
-    "web_locator_all": WebLocatorAll,
-    "web_locator_allInnerTexts": WebLocatorAllInnerTexts,
-    "web_locator_allTextContents": WebLocatorAllTextContents,
-    "web_locator_and": WebLocatorAnd,
-    "web_locator_ariaSnapshot": WebLocatorAriaSnapshot,
-    "web_locator_blur": WebLocatorBlur,
-    "web_locator_boundingBox": WebLocatorBoundingBox,
-    "web_locator_check": WebLocatorCheck,
-    "web_locator_clear": WebLocatorClear,
-    "web_locator_click": WebLocatorClick,
-    "web_locator_contentFrame": WebLocatorContentFrame,
-    "web_locator_count": WebLocatorCount,
-    "web_locator_dblclick": WebLocatorDblclick,
-    "web_locator_describe": WebLocatorDescribe,
-    "web_locator_description": WebLocatorDescription,
-    "web_locator_dispatchEvent": WebLocatorDispatchEvent,
-    "web_locator_dragTo": WebLocatorDragTo,
-    "web_locator_drop": WebLocatorDrop,
-    "web_locator_elementHandle": WebLocatorElementHandle,
-    "web_locator_elementHandles": WebLocatorElementHandles,
-    "web_locator_evaluate": WebLocatorEvaluate,
-    "web_locator_evaluateAll": WebLocatorEvaluateAll,
-    "web_locator_evaluateHandle": WebLocatorEvaluateHandle,
-    "web_locator_fill": WebLocatorFill,
-    "web_locator_filter": WebLocatorFilter,
-    "web_locator_first": WebLocatorFirst,
-    "web_locator_focus": WebLocatorFocus,
-    "web_locator_getAttribute": WebLocatorGetAttribute,
-    "web_locator_getByAltText": WebLocatorGetByAltText,
-    "web_locator_getByLabel": WebLocatorGetByLabel,
-    "web_locator_getByPlaceholder": WebLocatorGetByPlaceholder,
-    "web_locator_getByRole": WebLocatorGetByRole,
-    "web_locator_getByTestId": WebLocatorGetByTestId,
-    "web_locator_getByText": WebLocatorGetByText,
-    "web_locator_getByTitle": WebLocatorGetByTitle,
-    "web_locator_hideHighlight": WebLocatorHideHighlight,
-    "web_locator_highlight": WebLocatorHighlight,
-    "web_locator_hover": WebLocatorHover,
-    "web_locator_innerHTML": WebLocatorInnerHTML,
-    "web_locator_innerText": WebLocatorInnerText,
-    "web_locator_inputValue": WebLocatorInputValue,
-    "web_locator_isChecked": WebLocatorIsChecked,
-    "web_locator_isDisabled": WebLocatorIsDisabled,
-    "web_locator_isEditable": WebLocatorIsEditable,
-    "web_locator_isEnabled": WebLocatorIsEnabled,
-    "web_locator_isHidden": WebLocatorIsHidden,
-    "web_locator_isVisible": WebLocatorIsVisible,
-    "web_locator_last": WebLocatorLast,
-    "web_locator_locator": WebLocatorLocator,
-    "web_locator_normalize": WebLocatorNormalize,
-    "web_locator_nth": WebLocatorNth,
-    "web_locator_or": WebLocatorOr,
-    "web_locator_page": WebLocatorPage,
-    "web_locator_press": WebLocatorPress,
-    "web_locator_pressSequentially": WebLocatorPressSequentially,
-    "web_locator_screenshot": WebLocatorScreenshot,
-    "web_locator_scrollIntoViewIfNeeded": WebLocatorScrollIntoViewIfNeeded,
-    "web_locator_selectOption": WebLocatorSelectOption,
-    "web_locator_selectText": WebLocatorSelectText,
-    "web_locator_setChecked": WebLocatorSetChecked,
-    "web_locator_setInputFiles": WebLocatorSetInputFiles,
-    "web_locator_tap": WebLocatorTap,
-    "web_locator_textContent": WebLocatorTextContent,
-    "web_locator_type": WebLocatorType,
-    "web_locator_uncheck": WebLocatorUncheck,
-    "web_locator_waitFor": WebLocatorWaitFor,
-    "web_locator_waitForFunction": WebLocatorWaitForFunction,
-    "web_mainFrame": WebMainFrame,
-    "web_mouse": WebMouse,
-    "web_mouse_click": WebMouseClick,
-    "web_mouse_dblclick": WebMouseDblclick,
-    "web_mouse_down": WebMouseDown,
-    "web_mouse_move": WebMouseMove,
-    "web_mouse_up": WebMouseUp,
-    "web_mouse_wheel": WebMouseWheel,
-    "web_opener": WebOpener,
-    "web_pdf": WebPdf,
-    "web_press": WebPress,
-    "web_querySelector": WebQuerySelector,
-    "web_querySelectorAll": WebQuerySelectorAll,
-    "web_reload": WebReload,
-    "web_removeLocatorHandler": WebRemoveLocatorHandler,
-    "web_request": WebRequest,
-    "web_requestGC": WebRequestGC,
-    "web_requests": WebRequests,
-    "web_screencast": WebScreencast,
-    "web_screenshot": WebScreenshot,
-    "web_selectOption": WebSelectOption,
-    "web_sessionStorage": WebSessionStorage,
-    "web_setChecked": WebSetChecked,
-    "web_setContent": WebSetContent,
-    "web_setDefaultNavigationTimeout": WebSetDefaultNavigationTimeout,
-    "web_setDefaultTimeout": WebSetDefaultTimeout,
-    "web_setExtraHTTPHeaders": WebSetExtraHTTPHeaders,
-    "web_setInputFiles": WebSetInputFiles,
-    "web_setViewportSize": WebSetViewportSize,
-    "web_tap": WebTap,
-    "web_textContent": WebTextContent,
-    "web_title": WebTitle,
-    "web_touchscreen": WebTouchscreen,
-    "web_type": WebType,
-    "web_uncheck": WebUncheck,
-    "web_unroute": WebUnroute,
-    "web_unrouteAll": WebUnrouteAll,
-    "web_url": WebUrl,
-    "web_video": WebVideo,
-    "web_viewportSize": WebViewportSize,
-    "web_waitForFunction": WebWaitForFunction,
-    "web_waitForLoadState": WebWaitForLoadState,
-    "web_waitForSelector": WebWaitForSelector,
-    "web_waitForTimeout": WebWaitForTimeout,
-    "web_waitForURL": WebWaitForURL,
-    "web_workers": WebWorkers,
+    "web_addInitScript": playwright_tools.tools.web_add_init_script.WebAddInitScript,
+    "web_addScriptTag": playwright_tools.tools.web_add_script_tag.WebAddScriptTag,
+    "web_addStyleTag": playwright_tools.tools.web_add_style_tag.WebAddStyleTag,
+    "web_ariaSnapshot": playwright_tools.tools.web_aria_snapshot.WebAriaSnapshot,
+    "web_bringToFront": playwright_tools.tools.web_bring_to_front.WebBringToFront,
+    "web_cancelPickLocator": playwright_tools.tools.web_cancel_pick_locator.WebCancelPickLocator,
+    "web_check": playwright_tools.tools.web_check.WebCheck,
+    "web_clearConsoleMessages": playwright_tools.tools.web_clear_console_messages.WebClearConsoleMessages,
+    "web_clearPageErrors": playwright_tools.tools.web_clear_page_errors.WebClearPageErrors,
+    "web_click": playwright_tools.tools.web_click.WebClick,
+    "web_clock": playwright_tools.tools.web_clock.WebClock,
+    "web_close": playwright_tools.tools.web_close.WebClose,
+    "web_consoleMessages": playwright_tools.tools.web_console_messages.WebConsoleMessages,
+    "web_content": playwright_tools.tools.web_content.WebContent,
+    "web_context": playwright_tools.tools.web_context.WebContext,
+    "web_context_addCookies": playwright_tools.tools.web_context_add_cookies.WebContextAddCookies,
+    "web_context_addInitScript": playwright_tools.tools.web_context_add_init_script.WebContextAddInitScript,
+    "web_context_backgroundPages": playwright_tools.tools.web_context_background_pages.WebContextBackgroundPages,
+    "web_context_browser": playwright_tools.tools.web_context_browser.WebContextBrowser,
+    "web_context_clearCookies": playwright_tools.tools.web_context_clear_cookies.WebContextClearCookies,
+    "web_context_clearPermissions": playwright_tools.tools.web_context_clear_permissions.WebContextClearPermissions,
+    "web_context_clock": playwright_tools.tools.web_context_clock.WebContextClock,
+    "web_context_close": playwright_tools.tools.web_context_close.WebContextClose,
+    "web_context_cookies": playwright_tools.tools.web_context_cookies.WebContextCookies,
+    "web_context_credentials": playwright_tools.tools.web_context_credentials.WebContextCredentials,
+    "web_context_debugger": playwright_tools.tools.web_context_debugger.WebContextDebugger,
+    "web_context_grantPermissions": playwright_tools.tools.web_context_grant_permissions.WebContextGrantPermissions,
+    "web_context_isClosed": playwright_tools.tools.web_context_is_closed.WebContextIsClosed,
+    "web_context_newPage": playwright_tools.tools.web_context_new_page.WebContextNewPage,
+    "web_context_pages": playwright_tools.tools.web_context_pages.WebContextPages,
+    "web_context_request": playwright_tools.tools.web_context_request.WebContextRequest,
+    "web_context_setDefaultNavigationTimeout": playwright_tools.tools.web_context_set_default_navigation_timeout.WebContextSetDefaultNavigationTimeout,
+    "web_context_setDefaultTimeout": playwright_tools.tools.web_context_set_default_timeout.WebContextSetDefaultTimeout,
+    "web_context_setExtraHTTPHeaders": playwright_tools.tools.web_context_set_extra_http_headers.WebContextSetExtraHTTPHeaders,
+    "web_context_setGeolocation": playwright_tools.tools.web_context_set_geolocation.WebContextSetGeolocation,
+    "web_context_setOffline": playwright_tools.tools.web_context_set_offline.WebContextSetOffline,
+    "web_context_storageState": playwright_tools.tools.web_context_storage_state.WebContextStorageState,
+    "web_context_tracing": playwright_tools.tools.web_context_tracing.WebContextTracing,
+    "web_context_unroute": playwright_tools.tools.web_context_unroute.WebContextUnroute,
+    "web_context_unrouteAll": playwright_tools.tools.web_context_unroute_all.WebContextUnrouteAll,
+    "web_dblclick": playwright_tools.tools.web_dblclick.WebDblclick,
+    "web_dispatchEvent": playwright_tools.tools.web_dispatch_event.WebDispatchEvent,
+    "web_dragAndDrop": playwright_tools.tools.web_drag_and_drop.WebDragAndDrop,
+    "web_emulateMedia": playwright_tools.tools.web_emulate_media.WebEmulateMedia,
+    "web_evalOnSelector": playwright_tools.tools.web_eval_on_selector.WebEvalOnSelector,
+    "web_evalOnSelectorAll": playwright_tools.tools.web_eval_on_selector_all.WebEvalOnSelectorAll,
+    "web_evaluate": playwright_tools.tools.web_evaluate.WebEvaluate,
+    "web_evaluateHandle": playwright_tools.tools.web_evaluate_handle.WebEvaluateHandle,
+    "web_fill": playwright_tools.tools.web_fill.WebFill,
+    "web_focus": playwright_tools.tools.web_focus.WebFocus,
+    "web_frame": playwright_tools.tools.web_frame.WebFrame,
+    "web_frameLocator": playwright_tools.tools.web_frame_locator.WebFrameLocator,
+    "web_frames": playwright_tools.tools.web_frames.WebFrames,
+    "web_getAttribute": playwright_tools.tools.web_get_attribute.WebGetAttribute,
+    "web_getByAltText": playwright_tools.tools.web_get_by_alt_text.WebGetByAltText,
+    "web_getByLabel": playwright_tools.tools.web_get_by_label.WebGetByLabel,
+    "web_getByPlaceholder": playwright_tools.tools.web_get_by_placeholder.WebGetByPlaceholder,
+    "web_getByRole": playwright_tools.tools.web_get_by_role.WebGetByRole,
+    "web_getByTestId": playwright_tools.tools.web_get_by_test_id.WebGetByTestId,
+    "web_getByText": playwright_tools.tools.web_get_by_text.WebGetByText,
+    "web_getByTitle": playwright_tools.tools.web_get_by_title.WebGetByTitle,
+    "web_goBack": playwright_tools.tools.web_go_back.WebGoBack,
+    "web_goForward": playwright_tools.tools.web_go_forward.WebGoForward,
+    "web_hideHighlight": playwright_tools.tools.web_hide_highlight.WebHideHighlight,
+    "web_hover": playwright_tools.tools.web_hover.WebHover,
+    "web_innerHTML": playwright_tools.tools.web_inner_html.WebInnerHTML,
+    "web_innerText": playwright_tools.tools.web_inner_text.WebInnerText,
+    "web_inputValue": playwright_tools.tools.web_input_value.WebInputValue,
+    "web_isChecked": playwright_tools.tools.web_is_checked.WebIsChecked,
+    "web_isClosed": playwright_tools.tools.web_is_closed.WebIsClosed,
+    "web_isDisabled": playwright_tools.tools.web_is_disabled.WebIsDisabled,
+    "web_isEditable": playwright_tools.tools.web_is_editable.WebIsEditable,
+    "web_isEnabled": playwright_tools.tools.web_is_enabled.WebIsEnabled,
+    "web_isHidden": playwright_tools.tools.web_is_hidden.WebIsHidden,
+    "web_isVisible": playwright_tools.tools.web_is_visible.WebIsVisible,
+    "web_keyboard": playwright_tools.tools.web_keyboard.WebKeyboard,
+    "web_keyboard_down": playwright_tools.tools.web_keyboard_down.WebKeyboardDown,
+    "web_keyboard_insertText": playwright_tools.tools.web_keyboard_insert_text.WebKeyboardInsertText,
+    "web_keyboard_press": playwright_tools.tools.web_keyboard_press.WebKeyboardPress,
+    "web_keyboard_type": playwright_tools.tools.web_keyboard_type.WebKeyboardType,
+    "web_keyboard_up": playwright_tools.tools.web_keyboard_up.WebKeyboardUp,
+    "web_localStorage": playwright_tools.tools.web_local_storage.WebLocalStorage,
+    "web_locator": playwright_tools.tools.web_locator.WebLocator,
+    "web_locator_all": playwright_tools.tools.web_locator_all.WebLocatorAll,
+    "web_locator_allInnerTexts": playwright_tools.tools.web_locator_all_inner_texts.WebLocatorAllInnerTexts,
+    "web_locator_allTextContents": playwright_tools.tools.web_locator_all_text_contents.WebLocatorAllTextContents,
+    "web_locator_and": playwright_tools.tools.web_locator_and.WebLocatorAnd,
+    "web_locator_ariaSnapshot": playwright_tools.tools.web_locator_aria_snapshot.WebLocatorAriaSnapshot,
+    "web_locator_blur": playwright_tools.tools.web_locator_blur.WebLocatorBlur,
+    "web_locator_boundingBox": playwright_tools.tools.web_locator_bounding_box.WebLocatorBoundingBox,
+    "web_locator_check": playwright_tools.tools.web_locator_check.WebLocatorCheck,
+    "web_locator_clear": playwright_tools.tools.web_locator_clear.WebLocatorClear,
+    "web_locator_click": playwright_tools.tools.web_locator_click.WebLocatorClick,
+    "web_locator_contentFrame": playwright_tools.tools.web_locator_content_frame.WebLocatorContentFrame,
+    "web_locator_count": playwright_tools.tools.web_locator_count.WebLocatorCount,
+    "web_locator_dblclick": playwright_tools.tools.web_locator_dblclick.WebLocatorDblclick,
+    "web_locator_describe": playwright_tools.tools.web_locator_describe.WebLocatorDescribe,
+    "web_locator_description": playwright_tools.tools.web_locator_description.WebLocatorDescription,
+    "web_locator_dispatchEvent": playwright_tools.tools.web_locator_dispatch_event.WebLocatorDispatchEvent,
+    "web_locator_dragTo": playwright_tools.tools.web_locator_drag_to.WebLocatorDragTo,
+    "web_locator_drop": playwright_tools.tools.web_locator_drop.WebLocatorDrop,
+    "web_locator_elementHandle": playwright_tools.tools.web_locator_element_handle.WebLocatorElementHandle,
+    "web_locator_elementHandles": playwright_tools.tools.web_locator_element_handles.WebLocatorElementHandles,
+    "web_locator_evaluate": playwright_tools.tools.web_locator_evaluate.WebLocatorEvaluate,
+    "web_locator_evaluateAll": playwright_tools.tools.web_locator_evaluate_all.WebLocatorEvaluateAll,
+    "web_locator_evaluateHandle": playwright_tools.tools.web_locator_evaluate_handle.WebLocatorEvaluateHandle,
+    "web_locator_fill": playwright_tools.tools.web_locator_fill.WebLocatorFill,
+    "web_locator_filter": playwright_tools.tools.web_locator_filter.WebLocatorFilter,
+    "web_locator_first": playwright_tools.tools.web_locator_first.WebLocatorFirst,
+    "web_locator_focus": playwright_tools.tools.web_locator_focus.WebLocatorFocus,
+    "web_locator_getAttribute": playwright_tools.tools.web_locator_get_attribute.WebLocatorGetAttribute,
+    "web_locator_getByAltText": playwright_tools.tools.web_locator_get_by_alt_text.WebLocatorGetByAltText,
+    "web_locator_getByLabel": playwright_tools.tools.web_locator_get_by_label.WebLocatorGetByLabel,
+    "web_locator_getByPlaceholder": playwright_tools.tools.web_locator_get_by_placeholder.WebLocatorGetByPlaceholder,
+    "web_locator_getByRole": playwright_tools.tools.web_locator_get_by_role.WebLocatorGetByRole,
+    "web_locator_getByTestId": playwright_tools.tools.web_locator_get_by_test_id.WebLocatorGetByTestId,
+    "web_locator_getByText": playwright_tools.tools.web_locator_get_by_text.WebLocatorGetByText,
+    "web_locator_getByTitle": playwright_tools.tools.web_locator_get_by_title.WebLocatorGetByTitle,
+    "web_locator_hideHighlight": playwright_tools.tools.web_locator_hide_highlight.WebLocatorHideHighlight,
+    "web_locator_highlight": playwright_tools.tools.web_locator_highlight.WebLocatorHighlight,
+    "web_locator_hover": playwright_tools.tools.web_locator_hover.WebLocatorHover,
+    "web_locator_innerHTML": playwright_tools.tools.web_locator_inner_html.WebLocatorInnerHTML,
+    "web_locator_innerText": playwright_tools.tools.web_locator_inner_text.WebLocatorInnerText,
+    "web_locator_inputValue": playwright_tools.tools.web_locator_input_value.WebLocatorInputValue,
+    "web_locator_isChecked": playwright_tools.tools.web_locator_is_checked.WebLocatorIsChecked,
+    "web_locator_isDisabled": playwright_tools.tools.web_locator_is_disabled.WebLocatorIsDisabled,
+    "web_locator_isEditable": playwright_tools.tools.web_locator_is_editable.WebLocatorIsEditable,
+    "web_locator_isEnabled": playwright_tools.tools.web_locator_is_enabled.WebLocatorIsEnabled,
+    "web_locator_isHidden": playwright_tools.tools.web_locator_is_hidden.WebLocatorIsHidden,
+    "web_locator_isVisible": playwright_tools.tools.web_locator_is_visible.WebLocatorIsVisible,
+    "web_locator_last": playwright_tools.tools.web_locator_last.WebLocatorLast,
+    "web_locator_locator": playwright_tools.tools.web_locator_locator.WebLocatorLocator,
+    "web_locator_normalize": playwright_tools.tools.web_locator_normalize.WebLocatorNormalize,
+    "web_locator_nth": playwright_tools.tools.web_locator_nth.WebLocatorNth,
+    "web_locator_or": playwright_tools.tools.web_locator_or.WebLocatorOr,
+    "web_locator_page": playwright_tools.tools.web_locator_page.WebLocatorPage,
+    "web_locator_press": playwright_tools.tools.web_locator_press.WebLocatorPress,
+    "web_locator_pressSequentially": playwright_tools.tools.web_locator_press_sequentially.WebLocatorPressSequentially,
+    "web_locator_screenshot": playwright_tools.tools.web_locator_screenshot.WebLocatorScreenshot,
+    "web_locator_scrollIntoViewIfNeeded": playwright_tools.tools.web_locator_scroll_into_view_if_needed.WebLocatorScrollIntoViewIfNeeded,
+    "web_locator_selectOption": playwright_tools.tools.web_locator_select_option.WebLocatorSelectOption,
+    "web_locator_selectText": playwright_tools.tools.web_locator_select_text.WebLocatorSelectText,
+    "web_locator_setChecked": playwright_tools.tools.web_locator_set_checked.WebLocatorSetChecked,
+    "web_locator_setInputFiles": playwright_tools.tools.web_locator_set_input_files.WebLocatorSetInputFiles,
+    "web_locator_tap": playwright_tools.tools.web_locator_tap.WebLocatorTap,
+    "web_locator_textContent": playwright_tools.tools.web_locator_text_content.WebLocatorTextContent,
+    "web_locator_type": playwright_tools.tools.web_locator_type.WebLocatorType,
+    "web_locator_uncheck": playwright_tools.tools.web_locator_uncheck.WebLocatorUncheck,
+    "web_locator_waitFor": playwright_tools.tools.web_locator_wait_for.WebLocatorWaitFor,
+    "web_locator_waitForFunction": playwright_tools.tools.web_locator_wait_for_function.WebLocatorWaitForFunction,
+    "web_mainFrame": playwright_tools.tools.web_main_frame.WebMainFrame,
+    "web_mouse": playwright_tools.tools.web_mouse.WebMouse,
+    "web_mouse_click": playwright_tools.tools.web_mouse_click.WebMouseClick,
+    "web_mouse_dblclick": playwright_tools.tools.web_mouse_dblclick.WebMouseDblclick,
+    "web_mouse_down": playwright_tools.tools.web_mouse_down.WebMouseDown,
+    "web_mouse_move": playwright_tools.tools.web_mouse_move.WebMouseMove,
+    "web_mouse_up": playwright_tools.tools.web_mouse_up.WebMouseUp,
+    "web_mouse_wheel": playwright_tools.tools.web_mouse_wheel.WebMouseWheel,
+    "web_opener": playwright_tools.tools.web_opener.WebOpener,
+    "web_pdf": playwright_tools.tools.web_pdf.WebPdf,
+    "web_press": playwright_tools.tools.web_press.WebPress,
+    "web_querySelector": playwright_tools.tools.web_query_selector.WebQuerySelector,
+    "web_querySelectorAll": playwright_tools.tools.web_query_selector_all.WebQuerySelectorAll,
+    "web_reload": playwright_tools.tools.web_reload.WebReload,
+    "web_removeLocatorHandler": playwright_tools.tools.web_remove_locator_handler.WebRemoveLocatorHandler,
+    "web_request": playwright_tools.tools.web_request.WebRequest,
+    "web_requestGC": playwright_tools.tools.web_request_gc.WebRequestGC,
+    "web_requests": playwright_tools.tools.web_requests.WebRequests,
+    "web_screencast": playwright_tools.tools.web_screencast.WebScreencast,
+    "web_screenshot": playwright_tools.tools.web_screenshot.WebScreenshot,
+    "web_selectOption": playwright_tools.tools.web_select_option.WebSelectOption,
+    "web_sessionStorage": playwright_tools.tools.web_session_storage.WebSessionStorage,
+    "web_setChecked": playwright_tools.tools.web_set_checked.WebSetChecked,
+    "web_setContent": playwright_tools.tools.web_set_content.WebSetContent,
+    "web_setDefaultNavigationTimeout": playwright_tools.tools.web_set_default_navigation_timeout.WebSetDefaultNavigationTimeout,
+    "web_setDefaultTimeout": playwright_tools.tools.web_set_default_timeout.WebSetDefaultTimeout,
+    "web_setExtraHTTPHeaders": playwright_tools.tools.web_set_extra_http_headers.WebSetExtraHTTPHeaders,
+    "web_setInputFiles": playwright_tools.tools.web_set_input_files.WebSetInputFiles,
+    "web_setViewportSize": playwright_tools.tools.web_set_viewport_size.WebSetViewportSize,
+    "web_tap": playwright_tools.tools.web_tap.WebTap,
+    "web_textContent": playwright_tools.tools.web_text_content.WebTextContent,
+    "web_title": playwright_tools.tools.web_title.WebTitle,
+    "web_touchscreen": playwright_tools.tools.web_touchscreen.WebTouchscreen,
+    "web_type": playwright_tools.tools.web_type.WebType,
+    "web_uncheck": playwright_tools.tools.web_uncheck.WebUncheck,
+    "web_unroute": playwright_tools.tools.web_unroute.WebUnroute,
+    "web_unrouteAll": playwright_tools.tools.web_unroute_all.WebUnrouteAll,
+    "web_url": playwright_tools.tools.web_url.WebUrl,
+    "web_video": playwright_tools.tools.web_video.WebVideo,
+    "web_viewportSize": playwright_tools.tools.web_viewport_size.WebViewportSize,
+    "web_waitForFunction": playwright_tools.tools.web_wait_for_function.WebWaitForFunction,
+    "web_waitForLoadState": playwright_tools.tools.web_wait_for_load_state.WebWaitForLoadState,
+    "web_waitForSelector": playwright_tools.tools.web_wait_for_selector.WebWaitForSelector,
+    "web_waitForTimeout": playwright_tools.tools.web_wait_for_timeout.WebWaitForTimeout,
+    "web_waitForURL": playwright_tools.tools.web_wait_for_url.WebWaitForURL,
+    "web_workers": playwright_tools.tools.web_workers.WebWorkers,
 }
 """Tool name -> shim class, sorted by name."""
 
@@ -450,6 +448,8 @@ def dispatch(name: str, args: object, page: SyncPage) -> JsonValue:
         return cast(JsonValue, shim.run(page))
     except SyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
+    except Exception as error:  # an argument Playwright rejects in its own way: still a tool error
+        raise ToolError(name, "call_failed", f"{type(error).__name__}: {error}") from error
 
 
 async def adispatch(name: str, args: object, page: AsyncPage) -> JsonValue:
@@ -459,3 +459,5 @@ async def adispatch(name: str, args: object, page: AsyncPage) -> JsonValue:
         return cast(JsonValue, await shim.arun(page))
     except AsyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
+    except Exception as error:  # an argument Playwright rejects in its own way: still a tool error
+        raise ToolError(name, "call_failed", f"{type(error).__name__}: {error}") from error
