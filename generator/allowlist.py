@@ -82,6 +82,24 @@ def _boolean(path: str, node: yaml.Node, key: str) -> bool:
     raise GeneratorError(f"{_where(path, node)}: '{key}' must be true or false.")
 
 
+def _known_keys(
+    path: str, node: yaml.MappingNode, allowed: tuple[str, ...]
+) -> dict[str, yaml.Node]:
+    """The mapping's values by key; an unknown key (with a did-you-mean) or a repeated one is an error."""
+    fields: dict[str, yaml.Node] = {}
+    for key_node, value_node in node.value:
+        key = _scalar(path, key_node, "a key")
+        if key not in allowed:
+            raise GeneratorError(
+                f"{_where(path, key_node)}: unknown key '{key}'; {_suggest(key, allowed)}"
+                f"allowed keys are {', '.join(allowed)}."
+            )
+        if key in fields:
+            raise GeneratorError(f"{_where(path, key_node)}: key '{key}' is given twice.")
+        fields[key] = value_node
+    return fields
+
+
 def _entry(path: str, node: yaml.Node) -> AllowlistEntry:
     if isinstance(node, yaml.ScalarNode):
         return _method_entry(path, node, {})
@@ -89,17 +107,7 @@ def _entry(path: str, node: yaml.Node) -> AllowlistEntry:
         raise GeneratorError(
             f"{_where(path, node)}: a tool entry must be a mapping such as 'method: page.evaluate'."
         )
-    fields: dict[str, yaml.Node] = {}
-    for key_node, value_node in node.value:
-        key = _scalar(path, key_node, "a key")
-        if key not in _ENTRY_KEYS:
-            raise GeneratorError(
-                f"{_where(path, key_node)}: unknown key '{key}'; {_suggest(key, _ENTRY_KEYS)}"
-                f"allowed keys are {', '.join(_ENTRY_KEYS)}."
-            )
-        if key in fields:
-            raise GeneratorError(f"{_where(path, key_node)}: key '{key}' is given twice.")
-        fields[key] = value_node
+    fields = _known_keys(path, node, _ENTRY_KEYS)
     if "method" not in fields:
         raise GeneratorError(
             f"{_where(path, node)}: this entry has no 'method: <target>.<javaMethod>'."
@@ -167,15 +175,7 @@ def load_allowlist(path: Path) -> Allowlist:
         raise GeneratorError(
             f"{_where(shown, root)}: the top level must be a mapping with 'playwright' and 'tools'."
         )
-    top: dict[str, yaml.Node] = {}
-    for key_node, value_node in root.value:
-        key = _scalar(shown, key_node, "a key")
-        if key not in _TOP_KEYS:
-            raise GeneratorError(
-                f"{_where(shown, key_node)}: unknown key '{key}'; {_suggest(key, _TOP_KEYS)}"
-                f"allowed keys are {', '.join(_TOP_KEYS)}."
-            )
-        top[key] = value_node
+    top = _known_keys(shown, root, _TOP_KEYS)
     for key in _TOP_KEYS:
         if key not in top:
             raise GeneratorError(f"{_where(shown, root)}: missing '{key}:'.")

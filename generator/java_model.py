@@ -163,7 +163,9 @@ class JavaSurface:
     @cached_property
     def _index(self) -> dict[str, JavaInterface | JavaStruct | JavaEnum]:
         """Lookups by binary name; built once, so binding stays linear in the surface's size."""
-        index: dict[str, JavaInterface | JavaStruct | JavaEnum] = {i.name: i for i in self.interfaces}
+        index: dict[str, JavaInterface | JavaStruct | JavaEnum] = {
+            i.name: i for i in self.interfaces
+        }
         index.update((s.name, s) for s in self.structs)
         index.update((e.name, e) for e in self.enums)
         return index

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from generator.allowlist import Allowlist
 from generator.cache import Cache, sha256_bytes, sha256_file
@@ -26,6 +28,7 @@ from generator.surface_report import SurfaceReport
 from generator.targets import TARGETS
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,26 @@ def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> 
 # --- surfaces -----------------------------------------------------------------------------------
 
 
+def _cached(
+    cache: Cache,
+    kind: str,
+    key: str,
+    parse: Callable[[str], T],
+    build: Callable[[], T],
+    dump: Callable[[T], str],
+) -> T:
+    """The cached value when its entry parses, else a fresh one (stored); a bad entry is dropped."""
+    text = cache.load(kind, key)
+    if text is not None:
+        try:
+            return parse(text)
+        except (ValueError, KeyError, TypeError):
+            cache.discard(kind, key)
+    value = build()
+    cache.store(kind, key, dump(value))
+    return value
+
+
 def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
     """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
     interfaces = sorted(
@@ -158,31 +181,26 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
     key = cache.key(
         "java", code, inputs.jar_sha256, inputs.sources_sha256, inputs.jar_version, *interfaces
     )
-    text = cache.load("java", key)
-    if text is not None:
-        try:
-            return JavaSurface.from_json(text)
-        except (ValueError, KeyError, TypeError):
-            cache.discard("java", key)
-    from generator.java_surface import build_surface  # JPype is imported only when reflecting
 
-    surface = build_surface(inputs.jar.jar, inputs.jar.sources, interfaces, inputs.jar_version)
-    cache.store("java", key, surface.to_json())
-    return surface
+    def reflect() -> JavaSurface:
+        from generator.java_surface import build_surface  # JPype is imported only when reflecting
+
+        return build_surface(inputs.jar.jar, inputs.jar.sources, interfaces, inputs.jar_version)
+
+    return _cached(cache, "java", key, JavaSurface.from_json, reflect, JavaSurface.to_json)
 
 
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
     code = _modules_digest("python_api")
     key = cache.key("python", code, inputs.python_sha256, inputs.python_files.version)
-    text = cache.load("python", key)
-    if text is not None:
-        try:
-            return PythonSurface.from_json(text)
-        except (ValueError, KeyError, TypeError):
-            cache.discard("python", key)
-    surface = read_python_surface(inputs.python_files)
-    cache.store("python", key, surface.to_json())
-    return surface
+    return _cached(
+        cache,
+        "python",
+        key,
+        PythonSurface.from_json,
+        lambda: read_python_surface(inputs.python_files),
+        PythonSurface.to_json,
+    )
 
 
 @dataclass(frozen=True)

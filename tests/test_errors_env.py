@@ -175,9 +175,9 @@ ALLOWLIST_ERRORS = [
         id="waits-for-a-person",
     ),
     pytest.param(
-        HEAD + "  - method: page.navigate\n",
-        "allowlist.yaml:3:13: error: com.microsoft.playwright.Page#navigate: the Python playwright 1.62.0 "
-        "has no Page.navigate\n  hint: this method exists only in Java; remove the entry",
+        HEAD + "  - method: page.frameByUrl\n",
+        "allowlist.yaml:3:13: error: com.microsoft.playwright.Page#frameByUrl: the Python playwright 1.62.0 "
+        "has no Page.frame_by_url\n  hint: this method exists only in Java; remove the entry",
         id="java-only-method",
     ),
     pytest.param(
