@@ -7,7 +7,9 @@ figures and the ratios the project targets:
 - nothing changed (and --check): <= 0.3 s and <= 15% of cold, with no JVM started;
 - one allowlist line changed: <= 1 s;
 - cold (empty cache): <= 1.5 x the floor, where the floor is starting the JVM through JPype and
-  reflecting the same interfaces, plus black formatting the same Python text.
+  reflecting the same interfaces, plus black formatting the same Python text;
+- ten times the methods (a synthetic JAR, see synthetic.py): <= 11 x the real surface's time, and
+  no stage worse than linear.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 FLOOR_SCRIPT = """
 import sys, time
 from pathlib import Path
@@ -40,6 +43,42 @@ reflect_jar(jar.jar, sorted(t.java_class for t in TARGETS.values()))
 mode = Mode(target_versions={{TargetVersion.PY311}}, line_length=100)
 for path in sorted(Path({python_root!r}).rglob("*.py")):
     black.format_str(path.read_text(), mode=mode)
+"""
+
+
+SCALING_SCRIPT = """
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, {repo!r}); sys.path.insert(0, {bench!r})
+from synthetic import python_copies
+from generator.allowlist import Allowlist, AllowlistEntry, load_allowlist
+from generator.binding import Binder
+from generator.cache import Cache
+from generator.diagnostics import Diagnostics
+from generator.java_surface import build_surface
+from generator.python_api import read_python_surface
+from generator.render import Renderer, default_templates
+from generator.surface_report import build_report
+from generator.targets import TARGETS
+copies = {copies}
+real = load_allowlist(Path({allowlist!r}))
+entries = [e for e in real.entries if e.name is None]
+entries += [AllowlistEntry(e.target, e.method + str(c), e.location) for c in range(2, copies + 1) for e in entries if e.method not in ("and", "or")]
+allowlist = Allowlist(real.playwright_version, tuple(entries), "synthetic")
+times = {{}}
+t = time.perf_counter()
+java = build_surface(Path({jar!r}), None, sorted(t.java_class for t in TARGETS.values()), real.playwright_version)
+times["reflect (JVM start included)"] = time.perf_counter() - t; t = time.perf_counter()
+python = python_copies(read_python_surface(), copies)
+times["read Python API"] = time.perf_counter() - t; t = time.perf_counter()
+diagnostics = Diagnostics()
+tools = Binder(java, python, diagnostics).bind_all(allowlist)
+times["bind"] = time.perf_counter() - t; t = time.perf_counter()
+report = build_report(java, python, tools, diagnostics)
+times["surface report"] = time.perf_counter() - t; t = time.perf_counter()
+files = Renderer(default_templates(), Cache(Path("/nonexistent"), enabled=False)).render_all(tools, real.playwright_version, python.version, report, "")
+times["render + black"] = time.perf_counter() - t
+print(json.dumps({{"tools": len(tools), "files": len(files), "times": times}}))
 """
 
 
@@ -94,6 +133,9 @@ def generator(out: Path, cache: Path, *extra: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument(
+        "--copies", type=int, default=10, help="scaling factor of the synthetic JAR"
+    )
     args = parser.parse_args()
     reps = args.repetitions
     work = Path(tempfile.mkdtemp(prefix="generator-bench-"))
@@ -138,6 +180,7 @@ def main() -> None:
                 [measure([sys.executable, "-c", floor_script]) for _ in range(reps)],
             )
         )
+        scaling = measure_scaling(work, args.copies)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -155,6 +198,49 @@ def main() -> None:
         f"one line changed             = {by['one allowlist line changed']:6.3f} s (target <= 1 s)"
     )
     print(f"cold / floor                 = {cold_s / floor_s:6.2f} x  (target <= 1.5 x)")
+    print()
+    one, many = scaling
+    print(f"scaling: {one['tools']} tools / {many['tools']} tools ({args.copies} x the methods)")
+    for stage, seconds in one["times"].items():
+        print(
+            f"  {stage:34} {seconds:8.3f} s {many['times'][stage]:8.3f} s  {many['times'][stage] / seconds:6.2f} x"
+        )
+    total_one, total_many = sum(one["times"].values()), sum(many["times"].values())
+    print(
+        f"  {'total':34} {total_one:8.3f} s {total_many:8.3f} s  {total_many / total_one:6.2f} x  (target <= 11 x)"
+    )
+
+
+def measure_scaling(work: Path, copies: int) -> tuple[dict, dict]:  # type: ignore[type-arg]
+    """Per-stage times for the synthetic JAR with the real number of methods and with `copies` times it."""
+    import json
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from synthetic import build_jar
+
+    from generator.allowlist import load_allowlist
+    from generator.jar_resolver import resolve_jar
+    from generator.java_surface import build_surface
+    from generator.targets import TARGETS
+
+    allowlist = REPO / "allowlist.yaml"
+    real = resolve_jar(load_allowlist(allowlist).playwright_version, None)
+    surface = build_surface(real.jar, None, sorted(t.java_class for t in TARGETS.values()), "0")
+    results = []
+    for n in (1, copies):
+        jar = build_jar(real.jar, surface, n, work / f"synthetic-{n}")
+        script = SCALING_SCRIPT.format(
+            repo=str(REPO),
+            bench=str(Path(__file__).parent),
+            copies=n,
+            allowlist=str(allowlist),
+            jar=str(jar),
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return results[0], results[1]
 
 
 if __name__ == "__main__":

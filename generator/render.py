@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import functools
 import importlib.metadata
+import json
+import multiprocessing
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,8 @@ from generator.surface_report import SurfaceReport
 from generator.writers import python as python_writer
 
 _BLACK_LINE_LENGTH = 100
+# Formatting in worker processes pays off only from this many uncached files per worker.
+_PARALLEL_BATCH = 24
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 
 
@@ -93,12 +100,27 @@ def environment(template_dir: Path) -> jinja2.Environment:
     return env
 
 
+@functools.cache
+def _black_version() -> str:
+    return importlib.metadata.version("black")
+
+
+def _black_key(cache: Cache, text: str) -> str:
+    return cache.key("black", _black_version(), str(_BLACK_LINE_LENGTH), text)
+
+
 def format_python(path: str, text: str, cache: Cache) -> str:
     """black's formatting of `text`, from the cache when this exact text was formatted before."""
-    key = cache.key("black", importlib.metadata.version("black"), str(_BLACK_LINE_LENGTH), text)
+    key = _black_key(cache, text)
     cached = cache.load("black", key)
     if cached is not None:
         return cached
+    formatted = _format_uncached(path, text)
+    cache.store("black", key, formatted)
+    return formatted
+
+
+def _format_uncached(path: str, text: str) -> str:
     import black  # imported only on a cache miss: it costs more than a whole up-to-date run
     from black.mode import Mode, TargetVersion
     from black.parsing import InvalidInput
@@ -112,7 +134,6 @@ def format_python(path: str, text: str, cache: Cache) -> str:
             "otherwise this is a generator bug, please report it.",
             ExitCode.USER_INPUT,
         ) from None
-    cache.store("black", key, formatted)
     return formatted
 
 
@@ -141,6 +162,33 @@ class Renderer:
                 ExitCode.USER_INPUT,
             ) from None
 
+    def _format_all(self, texts: dict[str, str]) -> dict[str, str]:
+        """black over every Python file; cache misses are formatted on all cores when there are many."""
+        keys = {path: _black_key(self._cache, text) for path, text in texts.items()}
+        done = {path: self._cache.load("black", key) for path, key in keys.items()}
+        missing = [path for path, text in done.items() if text is None]
+        workers = min(os.cpu_count() or 1, len(missing) // _PARALLEL_BATCH)
+        if workers > 1:
+            import black  # noqa: F401  # imported before forking, so workers share it
+
+            context = multiprocessing.get_context("fork")
+            with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+                formatted = pool.map(
+                    _format_uncached, missing, [texts[p] for p in missing], chunksize=8
+                )
+                for path, text in zip(missing, formatted, strict=True):
+                    self._cache.store("black", keys[path], text)
+                    done[path] = text
+        return {
+            path: text if text is not None else format_python(path, texts[path], self._cache)
+            for path, text in done.items()
+        }
+
+    def _template_text(self, name: str) -> str:
+        loader = self._env.loader
+        assert loader is not None
+        return loader.get_source(self._env, name)[0]
+
     def render_all(
         self,
         tools: list[Tool],
@@ -168,13 +216,20 @@ class Renderer:
             python_files[f"{PYTHON_ROOT}/tools/{shim.module}.py"] = self._render(
                 "shim.py.j2", shim=shim
             )
-        for path, text in python_files.items():
-            files[path] = format_python(path, text, self._cache)
+        files.update(self._format_all(python_files))
         files[f"{PYTHON_ROOT}/py.typed"] = ""
+        descriptor_template = self._template_text("tool.yaml.j2")
         for tool in tools:
-            files[f"tools/{tool.name}.tool.yaml"] = self._render(
-                "tool.yaml.j2", d=views.descriptor(tool)
+            descriptor = views.descriptor(tool)
+            # PyYAML's emitter is slow; an unchanged descriptor is not rendered again.
+            key = self._cache.key(
+                "descriptor", descriptor_template, json.dumps(descriptor, sort_keys=True)
             )
+            cached = self._cache.load("descriptor", key)
+            if cached is None:
+                cached = self._render("tool.yaml.j2", d=descriptor)
+                self._cache.store("descriptor", key, cached)
+            files[f"tools/{tool.name}.tool.yaml"] = cached
         files["toolsets/web_framework.toolset.yaml"] = self._render(
             "toolset.yaml.j2",
             tool_names=[t.name.value for t in tools],

@@ -3,6 +3,7 @@ it is not one, and the notes on where Java and Python disagree. Rendered to gene
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -65,19 +66,38 @@ def _category(message: str) -> str:
     return "other"
 
 
-def _notes(diagnostics: Diagnostics, member: str) -> tuple[str, ...]:
-    found = []
+_MEMBER = re.compile(r"[\w.$]+#\w+")
+
+
+def _notes_by_member(diagnostics: Diagnostics) -> dict[str, tuple[str, ...]]:
+    """Each member's notes (info and warnings about it), gathered in one pass over the diagnostics."""
+    found: dict[str, list[str]] = {}
     for d in diagnostics:
-        if d.level <= Level.WARNING and (member + "(" in d.location or f"{member}:" in d.message):
-            text = d.message.replace(f"{member}: ", "")
-            found.append(f"{d.location.rsplit('.', 1)[-1]}: {text}" if "#" in d.location else text)
-    return tuple(dict.fromkeys(found))
+        if d.level > Level.WARNING:
+            continue
+        in_location = _MEMBER.match(d.location)
+        in_message = _MEMBER.match(d.message)
+        member = (
+            in_location.group(0) if in_location else in_message.group(0) if in_message else None
+        )
+        if member is None:
+            continue
+        text = d.message.replace(f"{member}: ", "")
+        found.setdefault(member, []).append(
+            f"{d.location.rsplit('.', 1)[-1]}: {text}" if in_location else text
+        )
+    return {member: tuple(dict.fromkeys(notes)) for member, notes in found.items()}
+
+
+def _notes(diagnostics: Diagnostics, member: str) -> tuple[str, ...]:
+    return _notes_by_member(diagnostics).get(member, ())
 
 
 def build_report(
     java: JavaSurface, python: PythonSurface, tools: list[Tool], diagnostics: Diagnostics
 ) -> SurfaceReport:
     probe = Binder(java, python, Diagnostics())
+    notes = _notes_by_member(diagnostics)
     by_member = {(t.target.prefix, t.java_method): t for t in tools}
     rows: list[SurfaceRow] = []
     for target in TARGETS.values():
@@ -95,7 +115,7 @@ def build_report(
                     "tool",
                     tool.name.value,
                     "",
-                    _notes(diagnostics, member),
+                    notes.get(member, ()),
                 )
             else:
                 row = _probe(probe, target.prefix, method, interface.name)
