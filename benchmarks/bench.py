@@ -35,14 +35,27 @@ from generator.allowlist import load_allowlist
 from generator.jar_resolver import resolve_jar
 from generator.java_reflect import reflect_jar
 from generator.targets import TARGETS
+import json
 import black
 from black.mode import Mode, TargetVersion
 allowlist = load_allowlist(Path({allowlist!r}))
 jar = resolve_jar(allowlist.playwright_version, None)
 reflect_jar(jar.jar, sorted(t.java_class for t in TARGETS.values()))
 mode = Mode(target_versions={{TargetVersion.PY311}}, line_length=100)
-for path in sorted(Path({python_root!r}).rglob("*.py")):
-    black.format_str(path.read_text(), mode=mode)
+for text in json.loads(Path({texts!r}).read_text()).values():
+    black.format_str(text, mode=mode)
+"""
+# The Python text black formats in a cold run, captured (untimed) by rendering without black.
+CAPTURE_SCRIPT = """
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {repo!r})
+import generator.render as render
+captured = {{}}
+render.Renderer._format_all = lambda self, texts: (captured.update(texts), texts)[1]
+from generator.cli import main
+main(["--out", {out!r}, "--no-cache", "-q", "--allowlist", {allowlist!r}])
+Path({texts!r}).write_text(json.dumps(captured))
 """
 
 
@@ -171,8 +184,13 @@ def main() -> None:
             one_line.append(measure(generator(out, cache, "--allowlist", str(edited)), no_java))
         figures.append(Figure("one allowlist line changed (no JVM available)", one_line))
 
+        texts = work / "unformatted.json"
+        capture = CAPTURE_SCRIPT.format(
+            repo=str(REPO), out=str(work / "capture"), allowlist=str(allowlist), texts=str(texts)
+        )
+        subprocess.run([sys.executable, "-c", capture], cwd=REPO, check=True, capture_output=True)
         floor_script = FLOOR_SCRIPT.format(
-            repo=str(REPO), allowlist=str(allowlist), python_root=str(out / "python")
+            repo=str(REPO), allowlist=str(allowlist), texts=str(texts)
         )
         figures.append(
             Figure(
