@@ -143,6 +143,10 @@ def test_user_errors_name_the_place_and_change_nothing(
         ("- page.evaluate\n", "top level must be a mapping"),
         ("playwright: 1.62.0\ntool: []\n", "did you mean 'tools'"),
         ("playwright: 1.62.0\ntools: page.evaluate\n", "'tools' must be a list"),
+        (
+            "playwright: 1.62.0\nplaywright: 1.61.0\ntools: []\n",
+            "allowlist.yaml:2:1: key 'playwright' is given twice",
+        ),
     ],
 )
 def test_allowlist_shape_errors(

@@ -105,3 +105,23 @@ def test_playwright_error_is_a_tool_error(browser: Browser, registry: Any) -> No
         )  # session survives
     finally:
         context.close()
+
+
+def test_failure_outside_playwright_is_a_tool_error(browser: Browser, registry: Any) -> None:
+    """A value the schema cannot constrain (Java types DropPayload.files as Object) that Playwright's
+    Python code rejects with a plain TypeError still comes back as a structured ToolError."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content("<div id='zone'>drop here</div>")
+        with pytest.raises(registry.ToolError) as raised:
+            registry.dispatch(
+                "web_locator_drop", {"selector": "#zone", "payload": {"files": 42}}, page
+            )
+        assert raised.value.code == "call_failed"
+        assert raised.value.to_json()["tool"] == "web_locator_drop"
+        assert (
+            registry.dispatch("web_evaluate", {"expression": "1 + 2"}, page) == 3
+        )  # session survives
+    finally:
+        context.close()
