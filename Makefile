@@ -6,8 +6,8 @@ generate:
 	python3 -m generator
 
 lint:
-	ruff check generator tests
-	ruff format --check generator tests
+	ruff check generator tests benchmarks
+	ruff format --check generator tests benchmarks
 	mypy
 
 test:

@@ -152,6 +152,10 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
     "web_locator_uncheck": _SIGNAL,
     "web_locator_waitFor": _SIGNAL,
     "web_locator_waitForFunction": (_EXPRESSION, _SIGNAL),
+    "web_navigate": (
+        "ts-name goto: `goto` is reserved in Java, so Java calls it navigate; Python and TS call it goto",
+        _SIGNAL,
+    ),
     "web_pdf": _PATH,
     "web_press": _SIGNAL,
     "web_querySelector": ("ts-name $: Java querySelector and Python query_selector are TS page.$"),

@@ -176,6 +176,7 @@ import playwright_tools.tools.web_mouse_down
 import playwright_tools.tools.web_mouse_move
 import playwright_tools.tools.web_mouse_up
 import playwright_tools.tools.web_mouse_wheel
+import playwright_tools.tools.web_navigate
 import playwright_tools.tools.web_opener
 import playwright_tools.tools.web_pdf
 import playwright_tools.tools.web_press
@@ -389,6 +390,7 @@ TOOLS: dict[str, ShimClass] = {
     "web_mouse_move": playwright_tools.tools.web_mouse_move.WebMouseMove,
     "web_mouse_up": playwright_tools.tools.web_mouse_up.WebMouseUp,
     "web_mouse_wheel": playwright_tools.tools.web_mouse_wheel.WebMouseWheel,
+    "web_navigate": playwright_tools.tools.web_navigate.WebNavigate,
     "web_opener": playwright_tools.tools.web_opener.WebOpener,
     "web_pdf": playwright_tools.tools.web_pdf.WebPdf,
     "web_press": playwright_tools.tools.web_press.WebPress,

@@ -3535,6 +3535,49 @@ export interface WebTools {
     result: null;
   };
   /**
+   * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the first non-redirect response.
+   *
+   * The method will throw an error if:
+   *
+   * - there's an SSL error (e.g. in case of self-signed certificates).
+   * - target URL is invalid.
+   * - the `timeout` is exceeded during navigation.
+   * - the remote server does not respond or is unreachable.
+   * - the main resource failed to load.
+   *
+   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `Response.status()`.
+   *
+   * **NOTE:** The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
+   *
+   * **NOTE:** Headless mode doesn't support navigation to a PDF document. See the [upstream issue](https://bugs.chromium.org/p/chromium/issues/detail?id=761295).
+   */
+  web_navigate: {
+    args: {
+      /**
+       * URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the [`new URL()`](https://developer.mozilla.org/en-US/docs/Web/API/URL/URL) constructor.
+       */
+      url: string;
+      /**
+       * Referer header value. If provided it will take preference over the referer header value set by `Page.setExtraHTTPHeaders()`.
+       */
+      referer?: string;
+      /**
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       */
+      timeout?: number;
+      /**
+       * When to consider operation succeeded, defaults to `load`. Events can be either:
+       *
+       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `"load"` - consider operation to be finished when the `load` event is fired.
+       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       */
+      waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
+    };
+    result: ResponseSummary | null;
+  };
+  /**
    * Returns the opener for popup pages and `null` for others. If the opener has been closed already the returns `null`.
    */
   web_opener: {
@@ -5296,6 +5339,24 @@ export interface WebToolFunctions {
    * **NOTE:** Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
    */
   web_mouse_wheel(args: WebTools["web_mouse_wheel"]["args"]): Promise<WebTools["web_mouse_wheel"]["result"]>;
+  /**
+   * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the first non-redirect response.
+   *
+   * The method will throw an error if:
+   *
+   * - there's an SSL error (e.g. in case of self-signed certificates).
+   * - target URL is invalid.
+   * - the `timeout` is exceeded during navigation.
+   * - the remote server does not respond or is unreachable.
+   * - the main resource failed to load.
+   *
+   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `Response.status()`.
+   *
+   * **NOTE:** The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
+   *
+   * **NOTE:** Headless mode doesn't support navigation to a PDF document. See the [upstream issue](https://bugs.chromium.org/p/chromium/issues/detail?id=761295).
+   */
+  web_navigate(args: WebTools["web_navigate"]["args"]): Promise<WebTools["web_navigate"]["result"]>;
   /**
    * Returns the opener for popup pages and `null` for others. If the opener has been closed already the returns `null`.
    */
