@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,7 @@ class Allowlist:
     playwright_version: str
     entries: tuple[AllowlistEntry, ...]
     path: str
+    sha256: str = ""  # of the file's bytes: part of the run's fingerprint
 
 
 def _where(path: str, node: yaml.Node) -> str:
@@ -194,4 +196,4 @@ def load_allowlist(path: Path) -> Allowlist:
                 "remove one of them."
             )
         seen[entry.spelled] = entry.location
-    return Allowlist(playwright_version=version, entries=entries, path=shown)
+    return Allowlist(version, entries, shown, hashlib.sha256(raw).hexdigest())

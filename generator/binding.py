@@ -81,8 +81,9 @@ class Binder:
             modules["class:" + tool.name.class_name] = tool
         return [tools[name] for name in sorted(tools)]
 
-    def refusal(self, entry: AllowlistEntry) -> str | None:
-        """Why a method can never be a tool (events), or None; used by the surface report too."""
+    @staticmethod
+    def _refusal(entry: AllowlistEntry) -> str | None:
+        """Why a method can never be a tool (an event, or waiting for a person), or None."""
         if EVENT_METHOD.match(entry.method):
             return "registers an event listener"
         return INTERACTIVE.get(entry.method)
@@ -97,7 +98,7 @@ class Binder:
             self._unknown_method(entry, interface)
             return None
         member = f"{interface.name}#{entry.method}"
-        refusal = self.refusal(entry)
+        refusal = self._refusal(entry)
         if refusal is not None:
             hint = HAND_AUTHOR if refusal.startswith("registers") else "remove the entry"
             self.diagnostics.error(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import output
-from generator.allowlist import Allowlist, load_allowlist
+from generator.allowlist import load_allowlist
 from generator.cache import Cache, default_cache_dir
 from generator.diagnostics import ExitCode, GeneratorError, Level
 from generator.pipeline import (
@@ -104,11 +105,6 @@ def _cache(args: argparse.Namespace) -> Cache:
     return Cache(args.cache_dir or default_cache_dir(), enabled=not args.no_cache)
 
 
-def _read_allowlist(path: Path) -> tuple[Allowlist, bytes]:
-    allowlist = load_allowlist(path)
-    return allowlist, path.read_bytes()
-
-
 def _report(generation: Generation, quiet: bool) -> None:
     for d in generation.diagnostics:
         if d.level >= Level.WARNING or not quiet:
@@ -119,9 +115,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     started = time.perf_counter()
     cache = _cache(args)
-    allowlist, raw = _read_allowlist(args.allowlist)
+    allowlist = load_allowlist(args.allowlist)
     flags = f"strict={args.strict};mismatch={args.allow_version_mismatch}"
-    inputs = gather(allowlist, raw, args.jar, _templates(args), flags, cache)
+    inputs = gather(allowlist, args.jar, _templates(args), flags, cache)
     warning = check_versions(inputs, args.allow_version_mismatch)
     if warning:
         print(warning, file=sys.stderr)
@@ -181,11 +177,11 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
             raise GeneratorError(
                 f"{side}: cannot read the manifest ({exc}).", ExitCode.USER_INPUT
             ) from None
-    allowlist, raw = _read_allowlist(args.allowlist)
+    allowlist = load_allowlist(args.allowlist)
     jar = path if side.endswith(".jar") else None
     if jar is None:
-        allowlist = Allowlist(side, allowlist.entries, allowlist.path)
-    inputs: Inputs = gather(allowlist, raw, jar, _templates(args), "diff", cache)
+        allowlist = dataclasses.replace(allowlist, playwright_version=side)
+    inputs: Inputs = gather(allowlist, jar, _templates(args), "diff", cache)
     # Both sides are bound against the one Python playwright installed; its version may differ.
     generation = generate(inputs, cache)
     manifest: dict[str, Any] = json.loads(generation.files["manifest.json"])

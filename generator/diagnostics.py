@@ -53,9 +53,6 @@ class Diagnostics:
     def error(self, location: str, message: str, hint: str = "") -> None:
         self.add(Level.ERROR, location, message, hint)
 
-    def extend(self, other: Diagnostics) -> None:
-        self.items.extend(other.items)
-
     def __iter__(self) -> Iterator[Diagnostic]:
         return iter(sorted(set(self.items), key=lambda d: (d.location, -d.level, d.message)))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from generator.java_model import JavaDoc, JavaInterface, JavaMethod, JavaStruct, JavaSurface
+from generator.java_model import JavaInterface, JavaMethod, JavaStruct, JavaSurface
 from generator.java_reflect import reflect_jar
 from generator.javadoc import MemberKey, read_sources, to_javadoc
 
@@ -54,6 +54,3 @@ def build_surface(
         enums=tuple(enums),
         opaque=tuple(opaque),
     )
-
-
-__all__ = ["JavaDoc", "build_surface"]

@@ -61,7 +61,6 @@ def _tree_digest(root: Path, pattern: str) -> str:
 
 def gather(
     allowlist: Allowlist,
-    allowlist_bytes: bytes,
     jar: Path | None,
     templates: Path,
     flags: str,
@@ -74,7 +73,7 @@ def gather(
     python_sha = sha256_bytes("".join(sha256_file(p) for p in python_files.paths).encode())
     fingerprint = cache.key(
         "run",
-        sha256_bytes(allowlist_bytes),
+        allowlist.sha256,
         jar_sha,
         sources_sha,
         python_sha,

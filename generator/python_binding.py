@@ -22,10 +22,9 @@ from generator.writers import typescript
 
 @dataclass(frozen=True)
 class PythonBinding:
-    """The sync method (the async one has the same parameters), the call's keyword arguments, and
-    the tool parameters that survived (optional Java-only options are dropped)."""
+    """The call's keyword arguments, and the tool parameters that survived (optional Java-only
+    options are dropped)."""
 
-    method: PyMethod
     call: tuple[CallArgument, ...]
     params: tuple[ToolParam, ...]
 
@@ -144,9 +143,7 @@ class PythonBinder:
             )
             return None
         order = {p.wire_name: i for i, p in enumerate(params)}
-        return PythonBinding(
-            method, tuple(call), tuple(sorted(kept, key=lambda p: order[p.wire_name]))
-        )
+        return PythonBinding(tuple(call), tuple(sorted(kept, key=lambda p: order[p.wire_name])))
 
     def _loose(self, node: TypeNode, annotation: str) -> bool:
         """Whether our precise JSON type and Python's annotation differ in form though they accept

@@ -242,25 +242,11 @@ class Renderer:
             tools=[views.ts_tool_view(t) for t in tools],
         )
         files["SURFACE.md"] = self._render(
-            "SURFACE.md.j2",
-            report=report,
-            counts=_counts(report),
-            events=[r for r in report.rows if r.category == "event"],
-            interfaces=sorted({r.interface for r in report.rows}),
-            java_version=java_version,
-            python_version=python_version,
+            "SURFACE.md.j2", report=report, java_version=java_version, python_version=python_version
         )
         manifest = build_manifest(tools, report, java_version, python_version, jar_sha256)
         files["manifest.json"] = manifest_text(manifest)
         return dict(sorted(files.items()))
-
-
-def _counts(report: SurfaceReport) -> list[tuple[str, int]]:
-    counts: dict[str, int] = {}
-    for row in report.rows:
-        label = "tool" if row.status == "tool" else f"{row.status}: {row.category}"
-        counts[label] = counts.get(label, 0) + 1
-    return sorted(counts.items())
 
 
 def markdown_cell(text: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from generator.allowlist import AllowlistEntry
-from generator.binding import EVENT_METHOD, Binder
+from generator.binding import Binder
 from generator.diagnostics import Diagnostics, Level
 from generator.ir import Tool
 from generator.java_model import JavaSurface
@@ -46,6 +46,33 @@ class SurfaceReport:
     @property
     def tools(self) -> int:
         return sum(1 for r in self.rows if r.status == "tool")
+
+    @property
+    def explained(self) -> tuple[SurfaceRow, ...]:
+        """Methods that are not tools, events aside (those are only counted)."""
+        return tuple(r for r in self.rows if r.status != "tool" and r.category != "event")
+
+    @property
+    def listed(self) -> tuple[SurfaceRow, ...]:
+        """Every method but the event registrations."""
+        return tuple(r for r in self.rows if r.category != "event")
+
+    @property
+    def events(self) -> int:
+        return sum(1 for r in self.rows if r.category == "event")
+
+    @property
+    def interfaces(self) -> tuple[str, ...]:
+        return tuple(sorted({r.interface for r in self.rows}))
+
+    @property
+    def counts(self) -> tuple[tuple[str, int], ...]:
+        """Rows per status and category, sorted by label."""
+        counts: dict[str, int] = {}
+        for row in self.rows:
+            label = "tool" if row.status == "tool" else f"{row.status}: {row.category}"
+            counts[label] = counts.get(label, 0) + 1
+        return tuple(sorted(counts.items()))
 
     @property
     def coverage(self) -> str:
@@ -129,8 +156,6 @@ def _probe(binder: Binder, prefix: str, method: str, interface: str) -> SurfaceR
     entry = AllowlistEntry(target=TARGETS[prefix], method=method, location="surface")
     member = f"{interface}#{method}"
     short = interface.rsplit(".", 1)[-1]
-    if EVENT_METHOD.match(method):
-        return SurfaceRow(short, method, "refused", "event", "", "registers an event listener", ())
     tool = binder.with_diagnostics(scratch).bind(entry)
     if tool is not None:
         return SurfaceRow(

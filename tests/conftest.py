@@ -140,6 +140,18 @@ def page_server() -> Iterator[PageServer]:
     server.shutdown()
 
 
+_CACHES = {"__pycache__", ".mypy_cache", ".ruff_cache"}
+
+
+def read_tree(root: Path) -> dict[str, bytes]:
+    """Every file under `root` by relative path (caches that tools drop beside sources excepted)."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not _CACHES & set(p.relative_to(root).parts)
+    }
+
+
 def require_tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:

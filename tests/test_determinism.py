@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
+from conftest import REPO, read_tree
 
 
 def _generate(out: Path, seed: str) -> dict[str, bytes]:
@@ -15,9 +15,7 @@ def _generate(out: Path, seed: str) -> dict[str, bytes]:
     command = [sys.executable, "-m", "generator", "--out", str(out), "-q", "--no-cache"]
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()
-    }
+    return read_tree(out)
 
 
 def test_byte_identical_across_hash_seeds(tmp_path: Path) -> None:

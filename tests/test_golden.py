@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, read_tree
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
@@ -66,28 +66,16 @@ def test_toolset(generated_tree: Path, snapshot: SnapshotAssertion) -> None:
     assert text == snapshot(extension_class=YamlSnapshot)
 
 
-_CACHES = {"__pycache__", ".mypy_cache", ".ruff_cache"}
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    """Every file under root (caches that tools drop beside sources excepted)."""
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not _CACHES & set(p.relative_to(root).parts)
-    }
-
-
 def test_committed_tree_is_current(generated_tree: Path) -> None:
     """generated/ in the repository is exactly what the generator produces now, file by file."""
-    fresh, committed = _tree(generated_tree), _tree(REPO / "generated")
+    fresh, committed = read_tree(generated_tree), read_tree(REPO / "generated")
     assert sorted(fresh) == sorted(committed), "missing or extra files: run `python -m generator`"
     stale = [name for name in fresh if fresh[name] != committed[name]]
     assert stale == [], "stale files: run `python -m generator` and review the diff"
 
 
 def test_every_output_kind_has_all_six_tools(generated_tree: Path) -> None:
-    tree = _tree(generated_tree)
+    tree = read_tree(generated_tree)
     for tool, module in SIX_TOOLS.items():
         assert f"{PACKAGE}/tools/{module}.py" in tree
         assert f"tools/{tool}.tool.yaml" in tree

@@ -10,17 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, read_tree
 
 from generator.output import recover
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _generate(out: Path, allowlist: Path, fault: str = "") -> subprocess.CompletedProcess[str]:
@@ -55,7 +47,7 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     new = work / "new"
     shutil.copytree(old, new)
     assert _generate(new, new_allowlist).returncode == 0
-    assert _tree(old) != _tree(new)
+    assert read_tree(old) != read_tree(new)
     return old, new, new_allowlist
 
 
@@ -80,8 +72,8 @@ def test_interrupted_write(
     assert done.returncode == status, done.stderr
     assert "Traceback" not in done.stderr
     recover(out)  # what the next run does first
-    after = _tree(out)
-    assert after == _tree(old if expected == "old" else new)
+    after = read_tree(out)
+    assert after == read_tree(old if expected == "old" else new)
     assert not [name for name in after if name.endswith(".generator-tmp") or "journal" in name]
 
 
@@ -112,4 +104,4 @@ def test_next_run_finishes_the_interrupted_write(
     done = _generate(out, new_allowlist)
     assert done.returncode == 0
     assert "completed an interrupted write" in done.stderr
-    assert _tree(out) == _tree(new)
+    assert read_tree(out) == read_tree(new)
