@@ -1,16 +1,18 @@
-# The two commands in the README. Both set everything up first.
+# The two commands in the README. Both set everything up first (scripts/setup.sh), into .venv.
 .PHONY: generate test lint
+
+PYTHON := .venv/bin/python
 
 generate:
 	./scripts/setup.sh
-	python3 -m generator
+	$(PYTHON) -m generator
 
 lint:
-	ruff check generator tests benchmarks
-	ruff format --check generator tests benchmarks
-	mypy
+	$(PYTHON) -m ruff check generator tests benchmarks
+	$(PYTHON) -m ruff format --check generator tests benchmarks
+	$(PYTHON) -m mypy
 
 test:
 	./scripts/setup.sh --with-test-tools
 	$(MAKE) lint
-	python3 -m pytest
+	$(PYTHON) -m pytest

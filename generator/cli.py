@@ -96,7 +96,7 @@ def diff_parser() -> argparse.ArgumentParser:
 
 
 def _templates(args: argparse.Namespace) -> Path:
-    from generator.render import default_templates
+    from generator.template_dir import default_templates
 
     return args.templates or default_templates()
 

@@ -8,7 +8,6 @@ import importlib.metadata
 import json
 import multiprocessing
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -21,20 +20,13 @@ from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import Tool
 from generator.manifest import build_manifest, manifest_text
 from generator.surface_report import SurfaceReport
+from generator.template_dir import default_templates as default_templates
 from generator.writers import python as python_writer
 
 _BLACK_LINE_LENGTH = 100
 # Formatting in worker processes pays off only from this many uncached files per worker.
 _PARALLEL_BATCH = 24
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
-
-
-def default_templates() -> Path:
-    """The repository's templates/ when running from a checkout, else the installed copy."""
-    checkout = Path(__file__).resolve().parent.parent / "templates"
-    if (checkout / "shim.py.j2").is_file():
-        return checkout
-    return Path(str(resources.files("generator") / "templates"))
 
 
 class _BlockDumper(yaml.SafeDumper):

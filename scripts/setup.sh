@@ -1,20 +1,39 @@
 #!/usr/bin/env bash
-# Installs everything the generator and its tests need: Python packages, the pinned Playwright
-# Java JAR (through mvn, whose own settings decide where it comes from), npm packages, and
-# Debian's chromium. Safe to rerun; each step is skipped when already satisfied.
+# Installs everything the generator, the host and their tests need, into the project and nowhere
+# else that matters: a virtual environment in .venv (Python packages, pinned), the Playwright Java
+# JAR in Maven's local repository (through mvn, whose own settings decide where it comes from),
+# node_modules (npm ci, pinned by package-lock.json), and Debian's chromium for the browser tests.
+# Nothing relies on what happens to be installed globally besides python3, a JDK with mvn, Node.js
+# with npm and apt-get. Safe to rerun; each step is skipped when already satisfied.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+venv=.venv
+python=${venv}/bin/python
+requirements_stamp=${venv}/.installed-from
 
-version=$(python3 -c 'from generator.allowlist import load_allowlist; from pathlib import Path; print(load_allowlist(Path("allowlist.yaml")).playwright_version)')
+if [ ! -x "${python}" ]; then
+  python3 -m venv "${venv}"
+fi
+# The stamp records what was installed; a change of pyproject.toml reinstalls.
+wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ ! -f "${requirements_stamp}" ] || [ "$(cat "${requirements_stamp}")" != "${wanted}" ]; then
+  "${python}" -m pip install --quiet --disable-pip-version-check "pip==26.3"
+  "${python}" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+  echo "${wanted}" > "${requirements_stamp}"
+fi
+
+version=$("${python}" -c 'from generator.allowlist import load_allowlist; from pathlib import Path; print(load_allowlist(Path("allowlist.yaml")).playwright_version)')
 for classifier in "" ":jar:sources"; do
   mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
     -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false
 done
 
 if [ "${1:-}" = "--with-test-tools" ]; then
-  npm ci --no-audit --no-fund --silent
+  if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.setup-lock; then
+    npm ci --no-audit --no-fund --silent
+    cp package-lock.json node_modules/.setup-lock
+  fi
   if [ ! -x /usr/bin/chromium ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"

@@ -1,0 +1,15 @@
+"""Where the built-in Jinja templates live; kept apart from `render` so that finding them imports
+nothing heavy (an up-to-date run needs their digest, not Jinja)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def default_templates() -> Path:
+    """The repository's templates/ when running from a checkout, else the installed copy."""
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if (checkout / "shim.py.j2").is_file():
+        return checkout
+    return Path(str(resources.files("generator") / "templates"))
