@@ -70,7 +70,15 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="generate even if the JAR and the Python playwright differ in minor version (not recommended)",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="print errors and the summary only")
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="print warnings, errors and the summary only"
+    )
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also print notes (overloads and options left out, and why)",
+    )
     return p
 
 
@@ -105,10 +113,15 @@ def _cache(args: argparse.Namespace) -> Cache:
     return Cache(args.cache_dir or default_cache_dir(), enabled=not args.no_cache)
 
 
-def _report(generation: Generation, quiet: bool) -> None:
+def _report(generation: Generation, verbose: bool) -> int:
+    """Print warnings and errors (and notes when verbose); return how many notes were held back."""
+    held_back = 0
     for d in generation.diagnostics:
-        if d.level >= Level.WARNING or not quiet:
+        if d.level >= Level.WARNING or verbose:
             print(d.render(), file=sys.stderr)
+        else:
+            held_back += 1
+    return held_back
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -135,7 +148,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         print(f"{args.out} is up to date (inputs unchanged; {time.perf_counter() - started:.2f}s).")
         return ExitCode.OK
     generation = generate(inputs, cache)
-    _report(generation, args.quiet)
+    notes = _report(generation, args.verbose and not args.quiet)
     errors = generation.diagnostics.at_least(Level.WARNING if args.strict else Level.ERROR)
     if errors:
         print(
@@ -159,9 +172,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     output.apply(args.out, the_plan)
     remember(inputs, args.out, generation.files, cache)
     skipped = len(allowlist.entries) - len(generation.tools)
+    hidden = f"; {notes} note(s), shown with -v" if notes else ""
     print(
         f"{len(generation.tools)} tools generated, {skipped} skipped; {len(the_plan.writes)} file(s) written, "
-        f"{the_plan.unchanged} unchanged, {len(the_plan.removals)} removed in {time.perf_counter() - started:.2f}s."
+        f"{the_plan.unchanged} unchanged, {len(the_plan.removals)} removed in "
+        f"{time.perf_counter() - started:.2f}s{hidden}."
     )
     return ExitCode.OK
 

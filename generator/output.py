@@ -20,14 +20,12 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import checkpoints
 from generator.diagnostics import ExitCode, GeneratorError
 
 LEDGER = ".generated-files"
 JOURNAL = ".generator-journal"
 TMP_SUFFIX = ".generator-tmp"
-# Test seam: the interrupted-write test sends itself SIGKILL or SIGINT at these points
-# (`kill:staging`, `int:renaming`, ...). Unset, it costs one string comparison per point.
-_FAULT = os.environ.get("PLAYWRIGHT_TOOL_GENERATOR_FAULT", "")
 
 
 @dataclass(frozen=True)
@@ -41,13 +39,6 @@ class Plan:
     @property
     def is_noop(self) -> bool:
         return not self.writes and not self.removals
-
-
-def _fault(point: str) -> None:
-    if f"kill:{point}" == _FAULT:
-        os.kill(os.getpid(), signal.SIGKILL)
-    if f"int:{point}" == _FAULT:
-        os.kill(os.getpid(), signal.SIGINT)
 
 
 def _previous(out: Path) -> set[str]:
@@ -144,7 +135,7 @@ def _stage(out: Path, writes: dict[str, str]) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         folders.add(target.parent)
-        _fault("staging")
+        checkpoints.reached("staging")
     for folder in sorted(folders):
         _fsync_dir(folder)
 
@@ -155,7 +146,7 @@ def apply(out: Path, the_plan: Plan) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
         _stage(out, the_plan.writes)
-        _fault("staged")
+        checkpoints.reached("staged")
         # The ledger goes last, so that it never lists a file that is not in place yet.
         renames = sorted(the_plan.writes, key=lambda rel: (rel == LEDGER, rel))
         journal = json.dumps({"renames": renames, "removals": list(the_plan.removals)})
@@ -174,13 +165,13 @@ def apply(out: Path, the_plan: Plan) -> None:
     except KeyboardInterrupt:
         recover(out)  # before the commit point: undo
         raise
-    _fault("journaled")
+    checkpoints.reached("journaled")
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # past the commit point: finish
     try:
         for index, rel in enumerate(renames):
             os.replace(out / (rel + TMP_SUFFIX), out / rel)
             if index == len(renames) // 2:
-                _fault("renaming")
+                checkpoints.reached("renaming")
         for rel in the_plan.removals:
             (out / rel).unlink(missing_ok=True)
         (out / JOURNAL).unlink()

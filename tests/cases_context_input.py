@@ -138,7 +138,7 @@ CASES: tuple[Case, ...] = (
         "context-geolocation",
         (
             (
-                "web_context_setGeolocation",
+                "web_setGeolocation",
                 {"geolocation": {"latitude": 59.95, "longitude": 30.31667}},
             ),
         ),
@@ -149,7 +149,7 @@ CASES: tuple[Case, ...] = (
         "context-geolocation-accuracy",
         (
             (
-                "web_context_setGeolocation",
+                "web_setGeolocation",
                 {"geolocation": {"latitude": -33.5, "longitude": 151.25, "accuracy": 7}},
             ),
         ),
@@ -158,15 +158,15 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "context-offline",
-        (("web_context_setOffline", {"offline": True}),),
+        (("web_setOfflineMode", {"offline": True}),),
         observe=FETCH_JS,
         expected="failed",
     ),
     Case(
         "context-offline-then-online",
         (
-            ("web_context_setOffline", {"offline": True}),
-            ("web_context_setOffline", {"offline": False}),
+            ("web_setOfflineMode", {"offline": True}),
+            ("web_setOfflineMode", {"offline": False}),
         ),
         observe=FETCH_JS,
         expected=200,
@@ -176,7 +176,7 @@ CASES: tuple[Case, ...] = (
         "context-add-cookies",
         (
             (
-                "web_context_addCookies",
+                "web_cookie_add",
                 {"cookies": [cookie("flavor", "oat"), cookie("size", "large")]},
             ),
         ),
@@ -189,10 +189,10 @@ CASES: tuple[Case, ...] = (
         # An httpOnly cookie is installed (cookies() sees it) but hidden from document.cookie.
         (
             (
-                "web_context_addCookies",
+                "web_cookie_add",
                 {"cookies": [cookie("secret", "s1", httpOnly=True), cookie("open", "o1")]},
             ),
-            ("web_context_cookies", {}),
+            ("web_cookie_list", {}),
         ),
         check=lambda cookies: (
             _fields(cookies, "name", "httpOnly") == [["secret", True], ["open", False]]
@@ -203,31 +203,31 @@ CASES: tuple[Case, ...] = (
     Case(
         "context-cookies",
         (
-            ("web_context_addCookies", {"cookies": [cookie("a", "1"), cookie("b", "2")]}),
-            ("web_context_cookies", {}),
+            ("web_cookie_add", {"cookies": [cookie("a", "1"), cookie("b", "2")]}),
+            ("web_cookie_list", {}),
         ),
         returns=[returned_cookie("a", "1"), returned_cookie("b", "2")],
     ),
     Case(
         "context-cookies-set-by-page",
         # The page writes the cookie itself; the tool reads it back from the context.
-        (("web_context_cookies", {}),),
+        (("web_cookie_list", {}),),
         html="<!doctype html><script>document.cookie = 'visited=yes; path=/'</script>",
         returns=[returned_cookie("visited", "yes")],
     ),
     Case(
         "context-cookies-url-string",
         (
-            ("web_context_addCookies", {"cookies": [cookie("a", "1")]}),
-            ("web_context_cookies", {"urls": "http://127.0.0.1/some/path"}),
+            ("web_cookie_add", {"cookies": [cookie("a", "1")]}),
+            ("web_cookie_list", {"urls": "http://127.0.0.1/some/path"}),
         ),
         returns=[returned_cookie("a", "1")],
     ),
     Case(
         "context-cookies-url-list-other-host",
         (
-            ("web_context_addCookies", {"cookies": [cookie("a", "1")]}),
-            ("web_context_cookies", {"urls": ["https://example.com/", "http://localhost/"]}),
+            ("web_cookie_add", {"cookies": [cookie("a", "1")]}),
+            ("web_cookie_list", {"urls": ["https://example.com/", "http://localhost/"]}),
         ),
         returns=[],
     ),
@@ -235,11 +235,11 @@ CASES: tuple[Case, ...] = (
         "context-clear-cookies-by-name",
         (
             (
-                "web_context_addCookies",
+                "web_cookie_add",
                 {"cookies": [cookie("keep", "1"), cookie("drop", "2"), cookie("also", "3")]},
             ),
-            ("web_context_clearCookies", {"name": "drop"}),
-            ("web_context_cookies", {}),
+            ("web_cookie_clear", {"name": "drop"}),
+            ("web_cookie_list", {}),
         ),
         check=lambda cookies: _fields(cookies, "name") == [["keep"], ["also"]],
         observe="() => document.cookie",
@@ -249,19 +249,19 @@ CASES: tuple[Case, ...] = (
         "context-clear-cookies-by-path",
         (
             (
-                "web_context_addCookies",
+                "web_cookie_add",
                 {"cookies": [cookie("root", "1"), cookie("deep", "2", path="/case")]},
             ),
-            ("web_context_clearCookies", {"path": "/case"}),
-            ("web_context_cookies", {}),
+            ("web_cookie_clear", {"path": "/case"}),
+            ("web_cookie_list", {}),
         ),
         returns=[returned_cookie("root", "1")],
     ),
     Case(
         "context-clear-cookies-all",
         (
-            ("web_context_addCookies", {"cookies": [cookie("a", "1"), cookie("b", "2")]}),
-            ("web_context_clearCookies", {}),
+            ("web_cookie_add", {"cookies": [cookie("a", "1"), cookie("b", "2")]}),
+            ("web_cookie_clear", {}),
         ),
         returns=None,
         observe="() => document.cookie",
@@ -271,8 +271,8 @@ CASES: tuple[Case, ...] = (
         "context-clear-cookies-other-domain",
         # A domain filter that matches nothing leaves the cookies alone.
         (
-            ("web_context_addCookies", {"cookies": [cookie("a", "1")]}),
-            ("web_context_clearCookies", {"domain": "example.com"}),
+            ("web_cookie_add", {"cookies": [cookie("a", "1")]}),
+            ("web_cookie_clear", {"domain": "example.com"}),
         ),
         observe="() => document.cookie",
         expected="a=1",
@@ -346,7 +346,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "context-storage-state",
         (
-            ("web_context_addCookies", {"cookies": [cookie("session", "s-42")]}),
+            ("web_cookie_add", {"cookies": [cookie("session", "s-42")]}),
             ("web_context_storageState", {}),
         ),
         html="<!doctype html><script>localStorage.setItem('theme', 'dark')</script>",

@@ -174,3 +174,23 @@ def test_jar_that_is_not_playwright(tmp_path: Path, capsys: pytest.CaptureFixtur
         archive.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
     assert generate(tmp_path / "out", None, "--jar", str(jar)) == 3
     assert "does not look like the Playwright Java JAR" in capsys.readouterr().err
+
+
+def test_a_normal_run_prints_one_summary_line_and_notes_only_when_verbose(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from generator.cli import run
+
+    out = tmp_path / "quiet"
+    args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(out), "--no-cache"]
+    assert run(args) == 0
+    printed = capsys.readouterr()
+    (summary,) = printed.out.splitlines()
+    assert " tools generated, 0 skipped; " in summary
+    assert " file(s) written, 0 unchanged, 0 removed in " in summary
+    assert "note(s), shown with -v" in summary
+    assert "info:" not in printed.err
+    assert run([*args, "-v"]) == 0
+    verbose = capsys.readouterr()
+    assert "info: overload left out" in verbose.err
+    assert " 0 file(s) written, " in verbose.out

@@ -49,9 +49,9 @@ BAD_CALLS = [
         id="wrong-type-in-list",
     ),
     pytest.param(
-        "web_context_addCookies", {"cookies": [{"name": "a", "value": 1, "url": "http://x/"}]},
+        "web_cookie_add", {"cookies": [{"name": "a", "value": 1, "url": "http://x/"}]},
         "invalid_argument", "cookies[0].value",
-        "web_context_addCookies: expected string, got int at 'cookies[0].value'",
+        "web_cookie_add: expected string, got int at 'cookies[0].value'",
         id="wrong-type-in-object-in-list",
     ),
     pytest.param(

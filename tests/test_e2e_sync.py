@@ -63,18 +63,18 @@ BAD_CALLS = [
     ("web_setViewportSize", {"width": 640.5, "height": 480}, "invalid_argument", "width"),
     ("web_setViewportSize", {"width": True, "height": 480}, "invalid_argument", "width"),
     (
-        "web_context_setGeolocation",
+        "web_setGeolocation",
         {"geolocation": {"latitude": 1}},
         "missing_argument",
         "geolocation.longitude",
     ),
     (
-        "web_context_setGeolocation",
+        "web_setGeolocation",
         {"geolocation": {"latitude": 1, "longitude": 2, "altitude": 3}},
         "unknown_argument",
         "geolocation.altitude",
     ),
-    ("web_context_setOffline", {"offline": "yes"}, "invalid_argument", "offline"),
+    ("web_setOfflineMode", {"offline": "yes"}, "invalid_argument", "offline"),
     ("web_evaluate", "6 * 7", "invalid_argument", ""),
 ]
 

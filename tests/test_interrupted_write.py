@@ -1,22 +1,23 @@
 """A write interrupted at any point (SIGKILL or SIGINT) leaves, once the next run has started,
-exactly the old tree or exactly the new one; never a mixture, never a stray temporary file."""
+exactly the old tree or exactly the new one; never a mixture, never a stray temporary file.
+Each run is held at its checkpoint until the signal has been sent, so timing plays no part."""
 
 from __future__ import annotations
 
-import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import REPO, read_tree
+from paused_run import PausedRun
 
 from generator.output import recover
 
 
-def _generate(out: Path, allowlist: Path, fault: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PLAYWRIGHT_TOOL_GENERATOR_FAULT": fault}
+def _generate(out: Path, allowlist: Path) -> subprocess.CompletedProcess[str]:
     command = [
         sys.executable,
         "-m",
@@ -27,7 +28,7 @@ def _generate(out: Path, allowlist: Path, fault: str = "") -> subprocess.Complet
         str(allowlist),
         "-q",
     ]
-    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    return subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -51,26 +52,41 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     return old, new, new_allowlist
 
 
+# (signal at checkpoint, the tree after recovery, exit status). Past the commit point SIGINT is
+# ignored while renaming, so that run is released after the signal and must finish normally.
 CASES = [
     ("kill:staging", "old", -9),
     ("kill:staged", "old", -9),
     ("kill:journaled", "new", -9),
     ("kill:renaming", "new", -9),
     ("int:staging", "old", 130),
+    ("int:staged", "old", 130),
+    ("int:journaled", "new", 130),
     ("int:renaming", "new", 0),
 ]
 
 
-@pytest.mark.parametrize(("fault", "expected", "status"), CASES, ids=[c[0] for c in CASES])
+def _interrupt(out: Path, allowlist: Path, case: str, markers: Path) -> tuple[int, str]:
+    kind, point = case.split(":")
+    run = PausedRun(point, ["--out", str(out), "--allowlist", str(allowlist), "-q"], markers)
+    run.wait_until_held()
+    run.signal(signal.SIGKILL if kind == "kill" else signal.SIGINT)
+    if kind == "int" and point == "renaming":
+        run.release()  # SIGINT is ignored from the commit point on: the run goes on
+    status, _, err = run.wait()
+    return status, err
+
+
+@pytest.mark.parametrize(("case", "expected", "status"), CASES, ids=[c[0] for c in CASES])
 def test_interrupted_write(
-    fault: str, expected: str, status: int, trees: tuple[Path, Path, Path], tmp_path: Path
+    case: str, expected: str, status: int, trees: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:
     old, new, new_allowlist = trees
     out = tmp_path / "generated"
     shutil.copytree(old, out)
-    done = _generate(out, new_allowlist, fault)
-    assert done.returncode == status, done.stderr
-    assert "Traceback" not in done.stderr
+    returncode, stderr = _interrupt(out, new_allowlist, case, tmp_path)
+    assert returncode == status, stderr
+    assert "Traceback" not in stderr
     recover(out)  # what the next run does first
     after = read_tree(out)
     assert after == read_tree(old if expected == "old" else new)
@@ -83,7 +99,7 @@ def test_next_run_finishes_the_interrupted_write(
     old, new, new_allowlist = trees
     out = tmp_path / "generated"
     shutil.copytree(old, out)
-    assert _generate(out, new_allowlist, "kill:renaming").returncode == -9
+    assert _interrupt(out, new_allowlist, "kill:renaming", tmp_path)[0] == -9
     check = subprocess.run(
         [
             sys.executable,

@@ -144,7 +144,7 @@ BAD_LINE = 5  # the line of the case under test: the line after BAD_HEAD
             id="unknown-tool-name",
         ),
         pytest.param(
-            "await client.tools.web_context_setGeolocation({ geolocation: { longitude: 1 } });",
+            "await client.tools.web_setGeolocation({ geolocation: { longitude: 1 } });",
             "TS2741",
             id="missing-latitude",
         ),

@@ -454,15 +454,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
-   */
-  web_context_addCookies: {
-    args: {
-      cookies: Cookie[];
-    };
-    result: null;
-  };
-  /**
    * Adds a script which would be evaluated in one of the following scenarios:
    *
    * - Whenever a page is created in the browser context or is navigated.
@@ -496,26 +487,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Removes cookies from context. Accepts optional filter.
-   */
-  web_context_clearCookies: {
-    args: {
-      /**
-       * Only removes cookies with the given domain.
-       */
-      domain?: string;
-      /**
-       * Only removes cookies with the given name.
-       */
-      name?: string;
-      /**
-       * Only removes cookies with the given path.
-       */
-      path?: string;
-    };
-    result: null;
-  };
-  /**
    * Clears all permission overrides for the browser context.
    */
   web_context_clearPermissions: {
@@ -544,18 +515,6 @@ export interface WebTools {
       reason?: string;
     };
     result: null;
-  };
-  /**
-   * If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned.
-   */
-  web_context_cookies: {
-    args: {
-      /**
-       * Optional list of URLs.
-       */
-      urls?: string[] | string;
-    };
-    result: Cookie[];
   };
   /**
    * Virtual WebAuthn authenticator for this context. Lets tests seed credentials and intercept `navigator.credentials.create()` / `navigator.credentials.get()` ceremonies.
@@ -694,27 +653,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable.
-   */
-  web_context_setGeolocation: {
-    args: {
-      geolocation: Geolocation;
-    };
-    result: null;
-  };
-  /**
-   * Calls Playwright's `BrowserContext.setOffline()`.
-   */
-  web_context_setOffline: {
-    args: {
-      /**
-       * Whether to emulate network being offline for the browser context.
-       */
-      offline: boolean;
-    };
-    result: null;
-  };
-  /**
    * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
    */
   web_context_storageState: {
@@ -757,6 +695,47 @@ export interface WebTools {
     args: {
     };
     result: null;
+  };
+  /**
+   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
+   */
+  web_cookie_add: {
+    args: {
+      cookies: Cookie[];
+    };
+    result: null;
+  };
+  /**
+   * Removes cookies from context. Accepts optional filter.
+   */
+  web_cookie_clear: {
+    args: {
+      /**
+       * Only removes cookies with the given domain.
+       */
+      domain?: string;
+      /**
+       * Only removes cookies with the given name.
+       */
+      name?: string;
+      /**
+       * Only removes cookies with the given path.
+       */
+      path?: string;
+    };
+    result: null;
+  };
+  /**
+   * If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned.
+   */
+  web_cookie_list: {
+    args: {
+      /**
+       * Optional list of URLs.
+       */
+      urls?: string[] | string;
+    };
+    result: Cookie[];
   };
   /**
    * This method double clicks an element matching `selector` by performing the following steps:
@@ -4032,6 +4011,15 @@ export interface WebTools {
     result: null;
   };
   /**
+   * Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable.
+   */
+  web_setGeolocation: {
+    args: {
+      geolocation: Geolocation;
+    };
+    result: null;
+  };
+  /**
    * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
    *
    * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
@@ -4052,6 +4040,18 @@ export interface WebTools {
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
        */
       timeout?: number;
+    };
+    result: null;
+  };
+  /**
+   * Calls Playwright's `BrowserContext.setOffline()`.
+   */
+  web_setOfflineMode: {
+    args: {
+      /**
+       * Whether to emulate network being offline for the browser context.
+       */
+      offline: boolean;
     };
     result: null;
   };
@@ -4497,10 +4497,6 @@ export interface WebToolFunctions {
    */
   web_context(args: WebTools["web_context"]["args"]): Promise<WebTools["web_context"]["result"]>;
   /**
-   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
-   */
-  web_context_addCookies(args: WebTools["web_context_addCookies"]["args"]): Promise<WebTools["web_context_addCookies"]["result"]>;
-  /**
    * Adds a script which would be evaluated in one of the following scenarios:
    *
    * - Whenever a page is created in the browser context or is navigated.
@@ -4518,10 +4514,6 @@ export interface WebToolFunctions {
    */
   web_context_browser(args: WebTools["web_context_browser"]["args"]): Promise<WebTools["web_context_browser"]["result"]>;
   /**
-   * Removes cookies from context. Accepts optional filter.
-   */
-  web_context_clearCookies(args: WebTools["web_context_clearCookies"]["args"]): Promise<WebTools["web_context_clearCookies"]["result"]>;
-  /**
    * Clears all permission overrides for the browser context.
    */
   web_context_clearPermissions(args: WebTools["web_context_clearPermissions"]["args"]): Promise<WebTools["web_context_clearPermissions"]["result"]>;
@@ -4535,10 +4527,6 @@ export interface WebToolFunctions {
    * **NOTE:** The default browser context cannot be closed.
    */
   web_context_close(args: WebTools["web_context_close"]["args"]): Promise<WebTools["web_context_close"]["result"]>;
-  /**
-   * If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned.
-   */
-  web_context_cookies(args: WebTools["web_context_cookies"]["args"]): Promise<WebTools["web_context_cookies"]["result"]>;
   /**
    * Virtual WebAuthn authenticator for this context. Lets tests seed credentials and intercept `navigator.credentials.create()` / `navigator.credentials.get()` ceremonies.
    */
@@ -4593,14 +4581,6 @@ export interface WebToolFunctions {
    */
   web_context_setExtraHTTPHeaders(args: WebTools["web_context_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_context_setExtraHTTPHeaders"]["result"]>;
   /**
-   * Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable.
-   */
-  web_context_setGeolocation(args: WebTools["web_context_setGeolocation"]["args"]): Promise<WebTools["web_context_setGeolocation"]["result"]>;
-  /**
-   * Calls Playwright's `BrowserContext.setOffline()`.
-   */
-  web_context_setOffline(args: WebTools["web_context_setOffline"]["args"]): Promise<WebTools["web_context_setOffline"]["result"]>;
-  /**
    * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
    */
   web_context_storageState(args: WebTools["web_context_storageState"]["args"]): Promise<WebTools["web_context_storageState"]["result"]>;
@@ -4616,6 +4596,18 @@ export interface WebToolFunctions {
    * Removes all routes created with `BrowserContext.route()` and `BrowserContext.routeFromHAR()`.
    */
   web_context_unrouteAll(args: WebTools["web_context_unrouteAll"]["args"]): Promise<WebTools["web_context_unrouteAll"]["result"]>;
+  /**
+   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
+   */
+  web_cookie_add(args: WebTools["web_cookie_add"]["args"]): Promise<WebTools["web_cookie_add"]["result"]>;
+  /**
+   * Removes cookies from context. Accepts optional filter.
+   */
+  web_cookie_clear(args: WebTools["web_cookie_clear"]["args"]): Promise<WebTools["web_cookie_clear"]["result"]>;
+  /**
+   * If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned.
+   */
+  web_cookie_list(args: WebTools["web_cookie_list"]["args"]): Promise<WebTools["web_cookie_list"]["result"]>;
   /**
    * This method double clicks an element matching `selector` by performing the following steps:
    *
@@ -5486,11 +5478,19 @@ export interface WebToolFunctions {
    */
   web_setExtraHTTPHeaders(args: WebTools["web_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_setExtraHTTPHeaders"]["result"]>;
   /**
+   * Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable.
+   */
+  web_setGeolocation(args: WebTools["web_setGeolocation"]["args"]): Promise<WebTools["web_setGeolocation"]["result"]>;
+  /**
    * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
    *
    * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
    */
   web_setInputFiles(args: WebTools["web_setInputFiles"]["args"]): Promise<WebTools["web_setInputFiles"]["result"]>;
+  /**
+   * Calls Playwright's `BrowserContext.setOffline()`.
+   */
+  web_setOfflineMode(args: WebTools["web_setOfflineMode"]["args"]): Promise<WebTools["web_setOfflineMode"]["result"]>;
   /**
    * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
    *

@@ -32,17 +32,17 @@ const evaluateArgs: Equals<WebTools["web_evaluate"]["args"], { expression: strin
 const evaluateResult: Equals<WebTools["web_evaluate"]["result"], JsonValue> = true;
 const headersArgs: Equals<WebTools["web_setExtraHTTPHeaders"]["args"], { headers: Record<string, string> }> = true;
 const viewportArgs: Equals<WebTools["web_setViewportSize"]["args"], { width: number; height: number }> = true;
-const geolocationArgs: Equals<WebTools["web_context_setGeolocation"]["args"], { geolocation: Geolocation }> = true;
+const geolocationArgs: Equals<WebTools["web_setGeolocation"]["args"], { geolocation: Geolocation }> = true;
 const geolocationShape: Equals<Geolocation, { accuracy?: number; latitude: number; longitude: number }> = true;
-const offlineArgs: Equals<WebTools["web_context_setOffline"]["args"], { offline: boolean }> = true;
+const offlineArgs: Equals<WebTools["web_setOfflineMode"]["args"], { offline: boolean }> = true;
 const initScriptArgs: Equals<WebTools["web_addInitScript"]["args"], { script: string }> = true;
 const nullResults: Equals<
   WebTools[
     | "web_addInitScript"
     | "web_setExtraHTTPHeaders"
     | "web_setViewportSize"
-    | "web_context_setGeolocation"
-    | "web_context_setOffline"
+    | "web_setGeolocation"
+    | "web_setOfflineMode"
   ]["result"],
   null
 > = true;
@@ -67,19 +67,19 @@ export async function correctUse(): Promise<void> {
 
   const viewport: null = await client.tools.web_setViewportSize({ width: 800, height: 600 });
 
-  await client.tools.web_context_setGeolocation({ geolocation: { latitude: 59.95, longitude: 30.31667 } });
-  await client.tools.web_context_setGeolocation({
+  await client.tools.web_setGeolocation({ geolocation: { latitude: 59.95, longitude: 30.31667 } });
+  await client.tools.web_setGeolocation({
     geolocation: { latitude: 59.95, longitude: 30.31667, accuracy: 10 },
   });
   const place: Geolocation = { latitude: 0, longitude: 0 };
-  await client.tools.web_context_setGeolocation({ geolocation: place });
+  await client.tools.web_setGeolocation({ geolocation: place });
 
-  const offline: null = await client.tools.web_context_setOffline({ offline: true });
+  const offline: null = await client.tools.web_setOfflineMode({ offline: true });
   const initScript: null = await client.tools.web_addInitScript({ script: "window.seeded = 42;" });
 
   const viaCall: JsonValue = await client.call("web_evaluate", { expression: "document.title" });
   const viaCallWithArg: JsonValue = await client.call("web_evaluate", { expression: "(x) => x", arg: [1, 2] });
-  const offlineViaCall: null = await client.call("web_context_setOffline", { offline: false });
+  const offlineViaCall: null = await client.call("web_setOfflineMode", { offline: false });
 
   // A name chosen at run time still gets the matching argument type.
   const name: WebToolName = "web_setViewportSize";
@@ -109,7 +109,7 @@ export async function wrongUse(): Promise<void> {
   // @ts-expect-error
   await client.tools.web_setViewportSize({ width: 800 });
   // @ts-expect-error
-  await client.tools.web_context_setOffline({});
+  await client.tools.web_setOfflineMode({});
   // @ts-expect-error
   await client.tools.web_addInitScript();
 
@@ -119,13 +119,13 @@ export async function wrongUse(): Promise<void> {
   // @ts-expect-error
   await client.tools.web_evaluate({ expression: "1", args: [1] });
   // @ts-expect-error
-  await client.tools.web_context_setGeolocation({ geolocation: { latitude: 1, longitude: 2, altitude: 3 } });
+  await client.tools.web_setGeolocation({ geolocation: { latitude: 1, longitude: 2, altitude: 3 } });
 
   // Argument types are enforced.
   // @ts-expect-error
   await client.tools.web_setViewportSize({ width: "800", height: 600 });
   // @ts-expect-error
-  await client.tools.web_context_setOffline({ offline: "yes" });
+  await client.tools.web_setOfflineMode({ offline: "yes" });
   // @ts-expect-error
   await client.tools.web_addInitScript({ script: () => 1 });
   // @ts-expect-error -- a function is not JSON
@@ -135,12 +135,12 @@ export async function wrongUse(): Promise<void> {
 
   // The geolocation object needs both coordinates.
   // @ts-expect-error
-  await client.tools.web_context_setGeolocation({ geolocation: { longitude: 30.31667 } });
+  await client.tools.web_setGeolocation({ geolocation: { longitude: 30.31667 } });
   // @ts-expect-error
-  await client.tools.web_context_setGeolocation({ geolocation: { latitude: 59.95 } });
+  await client.tools.web_setGeolocation({ geolocation: { latitude: 59.95 } });
   // The tool's JSON schema requires an object; `null` is not accepted (unlike Playwright's own API).
   // @ts-expect-error
-  await client.tools.web_context_setGeolocation({ geolocation: null });
+  await client.tools.web_setGeolocation({ geolocation: null });
 
   // Unknown tools do not exist, neither as methods nor by name.
   // @ts-expect-error
@@ -164,7 +164,7 @@ export async function wrongUse(): Promise<void> {
   // @ts-expect-error -- the result is a Promise, not the value
   const notAwaited: JsonValue = client.call("web_evaluate", { expression: "1" });
   // @ts-expect-error -- null result via call
-  const offlineFlag: boolean = await client.call("web_context_setOffline", { offline: true });
+  const offlineFlag: boolean = await client.call("web_setOfflineMode", { offline: true });
 
   // The client is read-only where it says so.
   // @ts-expect-error

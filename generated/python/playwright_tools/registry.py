@@ -33,15 +33,12 @@ import playwright_tools.tools.web_close
 import playwright_tools.tools.web_console_messages
 import playwright_tools.tools.web_content
 import playwright_tools.tools.web_context
-import playwright_tools.tools.web_context_add_cookies
 import playwright_tools.tools.web_context_add_init_script
 import playwright_tools.tools.web_context_background_pages
 import playwright_tools.tools.web_context_browser
-import playwright_tools.tools.web_context_clear_cookies
 import playwright_tools.tools.web_context_clear_permissions
 import playwright_tools.tools.web_context_clock
 import playwright_tools.tools.web_context_close
-import playwright_tools.tools.web_context_cookies
 import playwright_tools.tools.web_context_credentials
 import playwright_tools.tools.web_context_debugger
 import playwright_tools.tools.web_context_grant_permissions
@@ -52,12 +49,13 @@ import playwright_tools.tools.web_context_request
 import playwright_tools.tools.web_context_set_default_navigation_timeout
 import playwright_tools.tools.web_context_set_default_timeout
 import playwright_tools.tools.web_context_set_extra_http_headers
-import playwright_tools.tools.web_context_set_geolocation
-import playwright_tools.tools.web_context_set_offline
 import playwright_tools.tools.web_context_storage_state
 import playwright_tools.tools.web_context_tracing
 import playwright_tools.tools.web_context_unroute
 import playwright_tools.tools.web_context_unroute_all
+import playwright_tools.tools.web_cookie_add
+import playwright_tools.tools.web_cookie_clear
+import playwright_tools.tools.web_cookie_list
 import playwright_tools.tools.web_dblclick
 import playwright_tools.tools.web_dispatch_event
 import playwright_tools.tools.web_drag_and_drop
@@ -196,7 +194,9 @@ import playwright_tools.tools.web_set_content
 import playwright_tools.tools.web_set_default_navigation_timeout
 import playwright_tools.tools.web_set_default_timeout
 import playwright_tools.tools.web_set_extra_http_headers
+import playwright_tools.tools.web_set_geolocation
 import playwright_tools.tools.web_set_input_files
+import playwright_tools.tools.web_set_offline_mode
 import playwright_tools.tools.web_set_viewport_size
 import playwright_tools.tools.web_tap
 import playwright_tools.tools.web_text_content
@@ -247,15 +247,12 @@ TOOLS: dict[str, ShimClass] = {
     "web_consoleMessages": playwright_tools.tools.web_console_messages.WebConsoleMessages,
     "web_content": playwright_tools.tools.web_content.WebContent,
     "web_context": playwright_tools.tools.web_context.WebContext,
-    "web_context_addCookies": playwright_tools.tools.web_context_add_cookies.WebContextAddCookies,
     "web_context_addInitScript": playwright_tools.tools.web_context_add_init_script.WebContextAddInitScript,
     "web_context_backgroundPages": playwright_tools.tools.web_context_background_pages.WebContextBackgroundPages,
     "web_context_browser": playwright_tools.tools.web_context_browser.WebContextBrowser,
-    "web_context_clearCookies": playwright_tools.tools.web_context_clear_cookies.WebContextClearCookies,
     "web_context_clearPermissions": playwright_tools.tools.web_context_clear_permissions.WebContextClearPermissions,
     "web_context_clock": playwright_tools.tools.web_context_clock.WebContextClock,
     "web_context_close": playwright_tools.tools.web_context_close.WebContextClose,
-    "web_context_cookies": playwright_tools.tools.web_context_cookies.WebContextCookies,
     "web_context_credentials": playwright_tools.tools.web_context_credentials.WebContextCredentials,
     "web_context_debugger": playwright_tools.tools.web_context_debugger.WebContextDebugger,
     "web_context_grantPermissions": playwright_tools.tools.web_context_grant_permissions.WebContextGrantPermissions,
@@ -266,12 +263,13 @@ TOOLS: dict[str, ShimClass] = {
     "web_context_setDefaultNavigationTimeout": playwright_tools.tools.web_context_set_default_navigation_timeout.WebContextSetDefaultNavigationTimeout,
     "web_context_setDefaultTimeout": playwright_tools.tools.web_context_set_default_timeout.WebContextSetDefaultTimeout,
     "web_context_setExtraHTTPHeaders": playwright_tools.tools.web_context_set_extra_http_headers.WebContextSetExtraHTTPHeaders,
-    "web_context_setGeolocation": playwright_tools.tools.web_context_set_geolocation.WebContextSetGeolocation,
-    "web_context_setOffline": playwright_tools.tools.web_context_set_offline.WebContextSetOffline,
     "web_context_storageState": playwright_tools.tools.web_context_storage_state.WebContextStorageState,
     "web_context_tracing": playwright_tools.tools.web_context_tracing.WebContextTracing,
     "web_context_unroute": playwright_tools.tools.web_context_unroute.WebContextUnroute,
     "web_context_unrouteAll": playwright_tools.tools.web_context_unroute_all.WebContextUnrouteAll,
+    "web_cookie_add": playwright_tools.tools.web_cookie_add.WebCookieAdd,
+    "web_cookie_clear": playwright_tools.tools.web_cookie_clear.WebCookieClear,
+    "web_cookie_list": playwright_tools.tools.web_cookie_list.WebCookieList,
     "web_dblclick": playwright_tools.tools.web_dblclick.WebDblclick,
     "web_dispatchEvent": playwright_tools.tools.web_dispatch_event.WebDispatchEvent,
     "web_dragAndDrop": playwright_tools.tools.web_drag_and_drop.WebDragAndDrop,
@@ -410,7 +408,9 @@ TOOLS: dict[str, ShimClass] = {
     "web_setDefaultNavigationTimeout": playwright_tools.tools.web_set_default_navigation_timeout.WebSetDefaultNavigationTimeout,
     "web_setDefaultTimeout": playwright_tools.tools.web_set_default_timeout.WebSetDefaultTimeout,
     "web_setExtraHTTPHeaders": playwright_tools.tools.web_set_extra_http_headers.WebSetExtraHTTPHeaders,
+    "web_setGeolocation": playwright_tools.tools.web_set_geolocation.WebSetGeolocation,
     "web_setInputFiles": playwright_tools.tools.web_set_input_files.WebSetInputFiles,
+    "web_setOfflineMode": playwright_tools.tools.web_set_offline_mode.WebSetOfflineMode,
     "web_setViewportSize": playwright_tools.tools.web_set_viewport_size.WebSetViewportSize,
     "web_tap": playwright_tools.tools.web_tap.WebTap,
     "web_textContent": playwright_tools.tools.web_text_content.WebTextContent,

@@ -13,10 +13,10 @@ from playwright_tools._types import JsonValue
 
 
 @dataclass(frozen=True)
-class WebContextSetOffline:
+class WebSetOfflineMode:
     """Calls Playwright's `BrowserContext.setOffline()`."""
 
-    tool_name: ClassVar[str] = "web_context_setOffline"
+    tool_name: ClassVar[str] = "web_setOfflineMode"
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -34,7 +34,7 @@ class WebContextSetOffline:
     """Whether to emulate network being offline for the browser context."""
 
     @classmethod
-    def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextSetOffline:
+    def from_args(cls, args: Mapping[str, JsonValue]) -> WebSetOfflineMode:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             offline=cast("bool", args["offline"]),

@@ -13,10 +13,10 @@ from playwright_tools._types import JsonValue
 
 
 @dataclass(frozen=True)
-class WebContextClearCookies:
+class WebCookieClear:
     """Removes cookies from context. Accepts optional filter."""
 
-    tool_name: ClassVar[str] = "web_context_clearCookies"
+    tool_name: ClassVar[str] = "web_cookie_clear"
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -42,7 +42,7 @@ class WebContextClearCookies:
     """Only removes cookies with the given path."""
 
     @classmethod
-    def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextClearCookies:
+    def from_args(cls, args: Mapping[str, JsonValue]) -> WebCookieClear:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             domain=cast("str | None", args.get("domain")),

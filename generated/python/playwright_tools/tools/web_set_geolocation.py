@@ -16,10 +16,10 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class WebContextSetGeolocation:
+class WebSetGeolocation:
     """Sets the context's geolocation. Passing `null` or `undefined` emulates position unavailable."""
 
-    tool_name: ClassVar[str] = "web_context_setGeolocation"
+    tool_name: ClassVar[str] = "web_setGeolocation"
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -49,7 +49,7 @@ class WebContextSetGeolocation:
     geolocation: Geolocation
 
     @classmethod
-    def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextSetGeolocation:
+    def from_args(cls, args: Mapping[str, JsonValue]) -> WebSetGeolocation:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             geolocation=cast("Geolocation", args["geolocation"]),

@@ -13,10 +13,10 @@ from playwright_tools._types import Cookie, JsonValue
 
 
 @dataclass(frozen=True)
-class WebContextCookies:
+class WebCookieList:
     """If no URLs are specified, this method returns all cookies. If URLs are specified, only cookies that affect those URLs are returned."""
 
-    tool_name: ClassVar[str] = "web_context_cookies"
+    tool_name: ClassVar[str] = "web_cookie_list"
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -34,7 +34,7 @@ class WebContextCookies:
     """Optional list of URLs."""
 
     @classmethod
-    def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextCookies:
+    def from_args(cls, args: Mapping[str, JsonValue]) -> WebCookieList:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             urls=cast("list[str] | str | None", args.get("urls")),

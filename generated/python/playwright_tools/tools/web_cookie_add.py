@@ -13,10 +13,10 @@ from playwright_tools._types import Cookie, JsonValue
 
 
 @dataclass(frozen=True)
-class WebContextAddCookies:
+class WebCookieAdd:
     """Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`."""
 
-    tool_name: ClassVar[str] = "web_context_addCookies"
+    tool_name: ClassVar[str] = "web_cookie_add"
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -69,7 +69,7 @@ class WebContextAddCookies:
     cookies: list[Cookie]
 
     @classmethod
-    def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextAddCookies:
+    def from_args(cls, args: Mapping[str, JsonValue]) -> WebCookieAdd:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             cookies=cast("list[Cookie]", args["cookies"]),
