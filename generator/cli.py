@@ -17,6 +17,7 @@ from generator import output
 from generator.allowlist import load_allowlist
 from generator.cache import Cache, default_cache_dir
 from generator.diagnostics import ExitCode, GeneratorError, Level
+from generator.lock import OutputLock
 from generator.pipeline import (
     Generation,
     Inputs,
@@ -51,8 +52,13 @@ def parser() -> argparse.ArgumentParser:
         "See also: python -m generator diff --help.",
     )
     _common(p)
+    p.add_argument("--out", default="generated", help="output directory; default: generated")
     p.add_argument(
-        "--out", type=Path, default=Path("generated"), help="output directory; default: generated"
+        "--lock-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to wait for another run on the same --out (default 60; 0: do not wait)",
     )
     p.add_argument(
         "--jar",
@@ -124,9 +130,39 @@ def _report(generation: Generation, verbose: bool) -> int:
     return held_back
 
 
+def output_directory(raw: str, allowlist: Path) -> Path:
+    """`--out` as a directory the generator may own: not empty, not the file system's or the
+    user's root, not a repository root, and not the allowlist's folder or one above it."""
+    if not raw.strip():
+        raise GeneratorError(
+            "--out is empty; name the output directory (the default is `generated`)."
+        )
+    out = Path(raw)
+    resolved = out.resolve()
+    allowlist_dir = allowlist.resolve().parent
+    reason = None
+    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
+        reason = "is the file system's root or your home directory"
+    elif (resolved / ".git").exists():
+        reason = "is the root of a repository"
+    elif resolved == allowlist_dir or resolved in allowlist_dir.parents:
+        reason = f"holds the allowlist ({allowlist})"
+    elif ".git" in resolved.parts:
+        reason = "is inside a .git folder"
+    if reason:
+        raise GeneratorError(
+            f"--out {raw} {reason}; the generator removes files it no longer produces there. "
+            "Choose a folder of its own, such as `generated`."
+        )
+    return out
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     started = time.perf_counter()
+    if args.lock_timeout < 0:
+        raise GeneratorError("--lock-timeout must be 0 or more seconds.")
+    out = output_directory(args.out, args.allowlist)
     cache = _cache(args)
     allowlist = load_allowlist(args.allowlist)
     flags = f"strict={args.strict};mismatch={args.allow_version_mismatch}"
@@ -134,18 +170,27 @@ def run(argv: Sequence[str] | None = None) -> int:
     warning = check_versions(inputs, args.allow_version_mismatch)
     if warning:
         print(warning, file=sys.stderr)
-    if args.check and output.pending(args.out):
+    # Everything from reading the tree to remembering it happens under the lock, so two runs
+    # never interleave and the up-to-date record always describes one run's whole output.
+    with OutputLock(out, exclusive=not args.check, timeout_s=args.lock_timeout):
+        return _run_locked(args, out, inputs, cache, started)
+
+
+def _run_locked(
+    args: argparse.Namespace, out: Path, inputs: Inputs, cache: Cache, started: float
+) -> int:
+    if args.check and output.pending(out):
         print(
-            f"{args.out} has an interrupted write; run `python -m generator` to finish it.",
+            f"{out} has an interrupted write; run `python -m generator` to finish it.",
             file=sys.stderr,
         )
         return ExitCode.STALE
     if not args.check:
-        recovered = output.recover(args.out)
+        recovered = output.recover(out)
         if recovered:
-            print(f"{args.out}: {recovered}.", file=sys.stderr)
-    if up_to_date(inputs, args.out, cache):
-        print(f"{args.out} is up to date (inputs unchanged; {time.perf_counter() - started:.2f}s).")
+            print(f"{out}: {recovered}.", file=sys.stderr)
+    if up_to_date(inputs, out, cache):
+        print(f"{out} is up to date (inputs unchanged; {time.perf_counter() - started:.2f}s).")
         return ExitCode.OK
     generation = generate(inputs, cache)
     notes = _report(generation, args.verbose and not args.quiet)
@@ -156,22 +201,24 @@ def run(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return ExitCode.USER_INPUT
-    the_plan = output.plan(args.out, generation.files)
+    the_plan = output.plan(out, generation.files)
+    for note in the_plan.notes:
+        print(f"warning: {note}", file=sys.stderr)
     if args.check:
         if the_plan.is_noop:
-            remember(inputs, args.out, generation.files, cache)
-            print(f"{args.out} is up to date ({len(generation.tools)} tools).")
+            remember(inputs, out, generation.files, cache)
+            print(f"{out} is up to date ({len(generation.tools)} tools).")
             return ExitCode.OK
-        sys.stdout.write(output.diff(args.out, the_plan))
+        sys.stdout.write(output.diff(out, the_plan))
         print(
-            f"{args.out} is stale: {len(the_plan.writes)} file(s) differ, {len(the_plan.removals)} to remove. "
+            f"{out} is stale: {len(the_plan.writes)} file(s) differ, {len(the_plan.removals)} to remove. "
             "Run `python -m generator` and commit the result.",
             file=sys.stderr,
         )
         return ExitCode.STALE
-    output.apply(args.out, the_plan)
-    remember(inputs, args.out, generation.files, cache)
-    skipped = len(allowlist.entries) - len(generation.tools)
+    output.apply(out, the_plan)
+    remember(inputs, out, generation.files, cache)
+    skipped = len(inputs.allowlist.entries) - len(generation.tools)
     hidden = f"; {notes} note(s), shown with -v" if notes else ""
     print(
         f"{len(generation.tools)} tools generated, {skipped} skipped; {len(the_plan.writes)} file(s) written, "

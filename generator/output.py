@@ -1,14 +1,19 @@
 """Writes the rendered tree into the output directory, or compares it (`--check`).
 
 Only files whose bytes change are rewritten, and the write is a transaction:
-1. stage: every new file is written beside its target as `<name>.generator-tmp` and fsynced;
-2. commit point: a journal listing the renames and removals is written and fsynced;
-3. apply: renames and removals are carried out, then the journal is deleted.
-A run that finds a journal finishes it (roll forward); one that finds staged files without a
-journal deletes them (roll back). So after any interruption, SIGKILL included, the next run
-leaves the directory exactly as the old tree or exactly as the new one.
+1. intent: the list of files about to be staged is written (`.generator-staging`) and fsynced;
+2. stage: every new file is written beside its target as `<name>.generator-tmp` and fsynced;
+3. commit point: a journal listing the renames and removals (with the SHA-256 of each file to
+   remove) is written, fsynced and renamed into place;
+4. apply: renames and removals are carried out, then the journal and the intent are deleted.
+A run that finds a valid journal finishes it (roll forward); otherwise it deletes the staged files
+its intent lists (roll back). So after any interruption, SIGKILL included, the next run leaves the
+directory exactly as the old tree or exactly as the new one. Recovery touches only paths that are
+safe and inside the output directory, renames only staged files, and removes a file only while its
+bytes are still those the journal recorded; a temporary file the intent does not list is left alone.
 
-The ledger (`.generated-files`) lists the files the generator wrote; only those are ever removed.
+The ledger (`generator.ledger`) decides what the generator may replace or remove: a file that is
+not the generator's own is never overwritten (the run stops and names it) and never removed.
 """
 
 from __future__ import annotations
@@ -19,44 +24,41 @@ import os
 import signal
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator import checkpoints
 from generator.diagnostics import ExitCode, GeneratorError
+from generator.ledger import (
+    LEDGER,
+    Ledger,
+    digest,
+    inside,
+    ledger_text,
+    owned,
+    read_ledger,
+    removable,
+)
+from generator.lock import clear_stale_holder
 
-LEDGER = ".generated-files"
 JOURNAL = ".generator-journal"
+INTENT = ".generator-staging"
 TMP_SUFFIX = ".generator-tmp"
+_MAX_RECORD_BYTES = 16 << 20
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What a write would do: files to create or change, and previously generated files to remove."""
+    """What a write would do: files to create or change, previously generated files to remove
+    (each with the SHA-256 it must still have), and notes on what was left alone and why."""
 
     writes: dict[str, str]
-    removals: tuple[str, ...]
+    removals: tuple[tuple[str, str], ...]
     unchanged: int
+    notes: tuple[str, ...] = ()
 
     @property
     def is_noop(self) -> bool:
         return not self.writes and not self.removals
-
-
-def _previous(out: Path) -> set[str]:
-    ledger = out / LEDGER
-    if not ledger.is_file():
-        return set()
-    return {
-        line
-        for line in ledger.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    }
-
-
-def _ledger_text(paths: list[str]) -> str:
-    return (
-        "# Files written by `python -m generator`; it removes only files listed here.\n"
-        + "".join(f"{p}\n" for p in sorted(paths))
-    )
 
 
 def _fsync_dir(path: Path) -> None:
@@ -67,43 +69,95 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _write_durably(path: Path, data: bytes) -> None:
+    """Write `path` so that it is either absent or complete, whatever happens meanwhile."""
+    temp = path.with_name(path.name + ".part")
+    with open(temp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, path)
+    _fsync_dir(path.parent)
+
+
 def pending(out: Path) -> bool:
     """Whether an interrupted write left a journal or staged files behind."""
-    return (out / JOURNAL).exists() or any(out.rglob(f"*{TMP_SUFFIX}")) if out.is_dir() else False
+    return out.is_dir() and ((out / JOURNAL).exists() or (out / INTENT).exists())
+
+
+def _read_record(path: Path) -> Any:
+    try:
+        if path.is_symlink() or path.stat().st_size > _MAX_RECORD_BYTES:
+            return None
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _journal_entries(out: Path) -> tuple[list[str], list[tuple[str, str]]] | None:
+    """The journal's renames and removals, or None when it is absent, cut short or not ours."""
+    record = _read_record(out / JOURNAL)
+    if not isinstance(record, dict) or record.get("format") != 1:
+        return None
+    renames, removals = record.get("renames"), record.get("removals")
+    if not isinstance(renames, list) or not isinstance(removals, list):
+        return None
+    if not all(isinstance(r, str) for r in renames):
+        return None
+    if not all(
+        isinstance(r, list) and len(r) == 2 and all(isinstance(x, str) for x in r) for r in removals
+    ):
+        return None
+    return renames, [(rel, sha) for rel, sha in removals]
 
 
 def recover(out: Path) -> str | None:
     """Finish or undo an interrupted write; returns what was done, or None if nothing was pending."""
     if not out.is_dir():
         return None
-    journal = out / JOURNAL
-    if journal.exists():
-        try:
-            entries = json.loads(journal.read_text(encoding="utf-8"))
-        except ValueError:
-            entries = None  # the journal itself was cut short: the commit point was never reached
-        if entries is not None:
-            _carry_out(out, entries["renames"], entries["removals"])
-            journal.unlink()
-            return "completed an interrupted write"
-        journal.unlink()
-    staged = sorted(out.rglob(f"*{TMP_SUFFIX}"))
-    for temp in staged:
-        temp.unlink()
-    return "undid an interrupted write" if staged else None
+    clear_stale_holder(out)
+    done: str | None = None
+    entries = _journal_entries(out)
+    if entries is not None:
+        _carry_out(out, *entries)
+        done = "completed an interrupted write"
+    else:
+        staged = _read_record(out / INTENT)
+        removed = 0
+        for rel in staged if isinstance(staged, list) else []:
+            if isinstance(rel, str) and inside(out, rel + TMP_SUFFIX):
+                temp = out / (rel + TMP_SUFFIX)
+                if temp.is_file() and not temp.is_symlink():
+                    temp.unlink()
+                    removed += 1
+        if removed or (out / JOURNAL).exists() or (out / INTENT).exists():
+            done = "undid an interrupted write"
+    for record in (JOURNAL, INTENT, JOURNAL + ".part", INTENT + ".part"):
+        (out / record).unlink(missing_ok=True)
+    return done
 
 
-def _carry_out(out: Path, renames: list[str], removals: list[str]) -> None:
+def _carry_out(out: Path, renames: list[str], removals: list[tuple[str, str]]) -> None:
+    ledger = read_ledger(out)
     for rel in renames:
         temp = out / (rel + TMP_SUFFIX)
-        if temp.exists():  # absent once renamed: applying the journal twice is harmless
-            os.replace(temp, out / rel)
-    for rel in removals:
-        (out / rel).unlink(missing_ok=True)
+        # Absent once renamed: applying the journal twice is harmless.
+        if not inside(out, rel) or not temp.is_file() or temp.is_symlink():
+            continue
+        if (out / rel).exists() and not owned(out, rel, ledger):
+            continue  # a journal never makes the generator replace a file that is not its own
+        os.replace(temp, out / rel)
+    for rel, sha in removals:
+        if removable(out, rel, sha):
+            (out / rel).unlink()
 
 
 def plan(out: Path, files: dict[str, str]) -> Plan:
-    desired = {**files, LEDGER: _ledger_text(list(files))}
+    """Compare `files` with `out`; refuse (exit 4, naming the file) to replace a file that is not
+    the generator's own."""
+    ledger = read_ledger(out) if out.is_dir() else Ledger({}, trusted=False)
+    encoded = {rel: text.encode("utf-8") for rel, text in files.items()}
+    desired = {**files, LEDGER: ledger_text(encoded)}
     writes: dict[str, str] = {}
     unchanged = 0
     for rel, text in desired.items():
@@ -119,10 +173,28 @@ def plan(out: Path, files: dict[str, str]) -> Plan:
             ) from None
         if current == text.encode("utf-8"):
             unchanged += 1
+            continue
+        if current is not None and not owned(out, rel, ledger):
+            raise GeneratorError(
+                f"{target} exists and was not written by the generator (it is not in {out / LEDGER} "
+                "and has no generated header), so it is not overwritten. Move it away, or choose "
+                "another --out.",
+                ExitCode.OUTPUT,
+            )
+        writes[rel] = text
+    removals: list[tuple[str, str]] = []
+    notes = [
+        f"{out / LEDGER}: entry {rel!r} refused (not a plain path inside {out}); left alone"
+        for rel in ledger.refused
+    ]
+    for rel, recorded in sorted(ledger.entries.items()):
+        if rel in desired or not (out / rel).exists():
+            continue
+        if removable(out, rel, recorded):
+            removals.append((rel, digest((out / rel).read_bytes())))
         else:
-            writes[rel] = text
-    removals = tuple(sorted(p for p in _previous(out) - set(desired) if (out / p).is_file()))
-    return Plan(writes, removals, unchanged)
+            notes.append(f"{out / rel}: no longer generated, but changed since; left alone")
+    return Plan(writes, tuple(removals), unchanged, tuple(notes))
 
 
 def _stage(out: Path, writes: dict[str, str]) -> None:
@@ -143,18 +215,15 @@ def _stage(out: Path, writes: dict[str, str]) -> None:
 def apply(out: Path, the_plan: Plan) -> None:
     if the_plan.is_noop:
         return
+    # The ledger goes last, so that it never lists a file that is not in place yet.
+    renames = sorted(the_plan.writes, key=lambda rel: (rel == LEDGER, rel))
     try:
         out.mkdir(parents=True, exist_ok=True)
+        _write_durably(out / INTENT, json.dumps(renames).encode())
         _stage(out, the_plan.writes)
         checkpoints.reached("staged")
-        # The ledger goes last, so that it never lists a file that is not in place yet.
-        renames = sorted(the_plan.writes, key=lambda rel: (rel == LEDGER, rel))
-        journal = json.dumps({"renames": renames, "removals": list(the_plan.removals)})
-        with open(out / JOURNAL, "w", encoding="utf-8") as handle:
-            handle.write(journal)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _fsync_dir(out)
+        journal = {"format": 1, "renames": renames, "removals": list(the_plan.removals)}
+        _write_durably(out / JOURNAL, json.dumps(journal).encode())
     except OSError as exc:
         recover(out)
         raise GeneratorError(
@@ -172,9 +241,11 @@ def apply(out: Path, the_plan: Plan) -> None:
             os.replace(out / (rel + TMP_SUFFIX), out / rel)
             if index == len(renames) // 2:
                 checkpoints.reached("renaming")
-        for rel in the_plan.removals:
-            (out / rel).unlink(missing_ok=True)
+        for rel, sha in the_plan.removals:
+            if removable(out, rel, sha):
+                (out / rel).unlink()
         (out / JOURNAL).unlink()
+        (out / INTENT).unlink()
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -183,11 +254,11 @@ def diff(out: Path, the_plan: Plan) -> str:
     chunks: list[str] = []
     for rel, text in sorted(the_plan.writes.items()):
         target = out / rel
-        old = target.read_text(encoding="utf-8") if target.is_file() else ""
+        old = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else ""
         chunks += difflib.unified_diff(
             old.splitlines(keepends=True), text.splitlines(keepends=True), f"a/{rel}", f"b/{rel}"
         )
-    for rel in the_plan.removals:
-        old = (out / rel).read_text(encoding="utf-8")
+    for rel, _ in the_plan.removals:
+        old = (out / rel).read_text(encoding="utf-8", errors="replace")
         chunks += difflib.unified_diff(old.splitlines(keepends=True), [], f"a/{rel}", "/dev/null")
     return "".join(chunks)

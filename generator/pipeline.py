@@ -18,6 +18,7 @@ from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
 from generator.ir import Tool
 from generator.jar_resolver import ResolvedJar, jar_version, resolve_jar
 from generator.java_model import JavaSurface
+from generator.ledger import LEDGER
 from generator.python_api import (
     PythonApiFiles,
     PythonSurface,
@@ -26,6 +27,7 @@ from generator.python_api import (
 )
 from generator.surface_report import SurfaceReport
 from generator.targets import TARGETS
+from generator.template_dir import default_templates
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
 T = TypeVar("T")
@@ -45,11 +47,6 @@ class Inputs:
     python_sha256: str
     templates: Path
     fingerprint: str
-
-
-def _modules_digest(*names: str) -> str:
-    """The digest of the generator modules that produce a cached value, so new code never reads old entries."""
-    return sha256_bytes(b"".join((_GENERATOR_ROOT / f"{name}.py").read_bytes() for name in names))
 
 
 def _tree_digest(root: Path, pattern: str) -> str:
@@ -78,6 +75,8 @@ def gather(
         sources_sha,
         python_sha,
         _tree_digest(templates, "*.j2"),
+        # Custom templates fall back to the built-in ones for the files they do not override.
+        _tree_digest(default_templates(), "*.j2"),
         _tree_digest(_GENERATOR_ROOT, "*.py"),
         importlib.metadata.version("black"),
         importlib.metadata.version("jinja2"),
@@ -142,7 +141,8 @@ def up_to_date(inputs: Inputs, out: Path, cache: Cache) -> bool:
 
 
 def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> None:
-    digests = {rel: sha256_file(out / rel) for rel in sorted(files)}
+    # The ledger is checked too: a run with a missing or damaged ledger is never "up to date".
+    digests = {rel: sha256_file(out / rel) for rel in sorted([*files, LEDGER])}
     record = {"fingerprint": inputs.fingerprint, "files": digests}
     cache.store("runs", _record_key(cache, out), json.dumps(record, sort_keys=True))
 
@@ -176,9 +176,12 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
         {e.target.java_class for e in inputs.allowlist.entries}
         | {t.java_class for t in TARGETS.values()}
     )
-    code = _modules_digest("java_reflect", "java_surface", "javadoc", "java_model")
-    key = cache.key(
-        "java", code, inputs.jar_sha256, inputs.sources_sha256, inputs.jar_version, *interfaces
+    key = cache.value_key(
+        "generator.java_surface",
+        inputs.jar_sha256,
+        inputs.sources_sha256,
+        inputs.jar_version,
+        *interfaces,
     )
 
     def reflect() -> JavaSurface:
@@ -190,8 +193,7 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
 
 
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
-    code = _modules_digest("python_api")
-    key = cache.key("python", code, inputs.python_sha256, inputs.python_files.version)
+    key = cache.value_key("generator.python_api", inputs.python_sha256, inputs.python_files.version)
     return _cached(
         cache,
         "python",
