@@ -10,10 +10,31 @@ from pathlib import Path
 import yaml
 
 from generator.diagnostics import GeneratorError
-from generator.names import is_identifier
+from generator.names import ToolName, is_identifier
 from generator.targets import TARGETS, Target
 
 _TOP_KEYS = ("playwright", "tools")
+# A tool name becomes file names (`<name>.tool.yaml`, its snake_case module); 64 characters keep
+# every one of them far below the 255-byte limit of the file systems the project supports.
+MAX_NAME = 64
+# libyaml's loader when PyYAML has it (five times faster on the default allowlist; the same nodes
+# and marks), else the pure-Python one.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The allowlist is read whole; far larger than any real one, small enough to never exhaust memory.
+MAX_ALLOWLIST_BYTES = 4 << 20
+
+
+def tool_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a tool name, or None: it must start with a letter, hold only ASCII
+    letters, digits and '_', be at most MAX_NAME long, and give identifiers after escaping."""
+    if len(name) > MAX_NAME:
+        return f"is {len(name)} characters long; at most {MAX_NAME} are allowed"
+    if not is_identifier(name) or not name[:1].isalpha() or not name.isascii():
+        return "must be an identifier (ASCII letters, digits and '_', starting with a letter)"
+    tool = ToolName(name)
+    if not is_identifier(tool.class_name) or not is_identifier(tool.module_name):
+        return "does not give a Python class and module name"
+    return None
 _ENTRY_KEYS = ("method", "name", "description", "surfaceToLlm", "isRecordable")
 
 
@@ -128,12 +149,20 @@ def _method_entry(
             f"{where}: '{spelled}' is not '<target>.<javaMethod>'; {_suggest(prefix, list(TARGETS))}"
             f"targets are {', '.join(TARGETS)} (for example 'page.evaluate')."
         )
-    name = _scalar(path, fields["name"], "'name'") if "name" in fields else None
-    if name is not None and not is_identifier(name):
+    if len(method) > MAX_NAME:
         raise GeneratorError(
-            f"{_where(path, fields['name'])}: tool name '{name}' must be an identifier "
-            "(letters, digits and '_', not starting with a digit), for example 'web_evaluate'."
+            f"{where}: the method name is {len(method)} characters long; no Playwright method "
+            f"is longer than {MAX_NAME}."
         )
+    name = _scalar(path, fields["name"], "'name'") if "name" in fields else None
+    if name is not None:
+        problem = tool_name_problem(name)
+        if problem:
+            shown = name if len(name) <= 40 else name[:40] + "..."
+            raise GeneratorError(
+                f"{_where(path, fields['name'])}: tool name '{shown}' {problem}, "
+                "for example 'web_evaluate'."
+            )
     return AllowlistEntry(
         target=TARGETS[prefix],
         method=method,
@@ -153,9 +182,14 @@ def load_allowlist(path: Path) -> Allowlist:
     """Parse and validate `path`; raises GeneratorError naming `file:line:col` and a fix."""
     shown = path.name
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_ALLOWLIST_BYTES + 1)
     except OSError as exc:
         raise GeneratorError(f"{path}: cannot read the allowlist ({exc.strerror}).") from None
+    if len(raw) > MAX_ALLOWLIST_BYTES:
+        raise GeneratorError(
+            f"{path}: the allowlist is larger than {MAX_ALLOWLIST_BYTES >> 20} MiB; is it the right file?"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -164,7 +198,7 @@ def load_allowlist(path: Path) -> Allowlist:
             f"{shown}:{line}: the allowlist is not UTF-8 (byte {raw[exc.start]:#x}); save it as UTF-8."
         ) from None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark else shown

@@ -233,12 +233,24 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
     path = Path(side)
     if side.endswith(".json"):
         try:
-            loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-            return loaded
+            with open(path, "rb") as handle:
+                raw = handle.read(_MAX_MANIFEST_BYTES + 1)
+            if len(raw) > _MAX_MANIFEST_BYTES:
+                raise ValueError(f"larger than {_MAX_MANIFEST_BYTES >> 20} MiB")
+            loaded: Any = json.loads(raw)
         except (OSError, ValueError) as exc:
             raise GeneratorError(
                 f"{side}: cannot read the manifest ({exc}).", ExitCode.USER_INPUT
             ) from None
+        problem = manifest_problem(loaded)
+        if problem:
+            raise GeneratorError(
+                f"{side}: not a manifest.json written by `python -m generator` ({problem}). "
+                "Pass a generated manifest.json, a Playwright version or a JAR.",
+                ExitCode.USER_INPUT,
+            )
+        manifest: dict[str, Any] = loaded
+        return manifest
     allowlist = load_allowlist(args.allowlist)
     jar = path if side.endswith(".jar") else None
     if jar is None:
@@ -248,6 +260,44 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
     generation = generate(inputs, cache)
     manifest: dict[str, Any] = json.loads(generation.files["manifest.json"])
     return manifest
+
+
+_MAX_MANIFEST_BYTES = 64 << 20
+
+
+def manifest_problem(data: Any) -> str | None:
+    """What keeps `data` from being a manifest `diff` can compare, or None (the first problem,
+    with its JSON path)."""
+    if not isinstance(data, dict):
+        return "the top level is not an object"
+    if data.get("format") != 1:
+        return "'format' is not 1"
+    playwright = data.get("playwright")
+    if not isinstance(playwright, dict) or not isinstance(playwright.get("java"), str):
+        return "'playwright.java' is not a string"
+    surface = data.get("surface")
+    if not isinstance(surface, dict) or not all(isinstance(v, str) for v in surface.values()):
+        return "'surface' is not an object of strings"
+    tools = data.get("tools")
+    if not isinstance(tools, dict):
+        return "'tools' is not an object"
+    for name, tool in tools.items():
+        where = f"tools.{name}"
+        if not isinstance(tool, dict):
+            return f"'{where}' is not an object"
+        for key in ("python", "java", "parameters", "result"):
+            if key not in tool:
+                return f"'{where}.{key}' is missing"
+        if not isinstance(tool["parameters"], dict):
+            return f"'{where}.parameters' is not an object"
+        for param, spec in tool["parameters"].items():
+            if not (
+                isinstance(spec, dict)
+                and isinstance(spec.get("required"), bool)
+                and "schema" in spec
+            ):
+                return f"'{where}.parameters.{param}' needs 'required' (a boolean) and 'schema'"
+    return None
 
 
 def _label(side: str, manifest: dict[str, Any]) -> str:

@@ -113,15 +113,37 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
     return ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn")
 
 
-def jar_version(jar: Path) -> str | None:
-    """The Maven version recorded inside a Playwright JAR, if it carries one."""
-    name = f"META-INF/maven/{GROUP}/{ARTIFACT}/pom.properties"
+UNKNOWN_VERSION = "unknown"
+
+
+def _manifest_version(archive: zipfile.ZipFile) -> str | None:
+    try:
+        text = archive.read("META-INF/MANIFEST.MF").decode("utf-8", errors="replace")
+    except KeyError:
+        return None
+    fields = dict(line.split(": ", 1) for line in text.splitlines() if ": " in line)
+    return fields.get("Implementation-Version", "").strip() or None
+
+
+def _maven_version(archive: zipfile.ZipFile) -> str | None:
+    try:
+        text = archive.read(f"META-INF/maven/{GROUP}/{ARTIFACT}/pom.properties")
+    except KeyError:
+        return None
+    for line in text.decode("utf-8", errors="replace").splitlines():
+        if line.startswith("version="):
+            return line.split("=", 1)[1].strip() or None
+    return None
+
+
+def jar_version(jar: Path) -> str:
+    """The Playwright version a JAR says it is, or UNKNOWN_VERSION when it says nothing or
+    contradicts itself. Playwright's classes carry no version string of their own, so the JAR's
+    manifest and its Maven properties are read, and where both are present they must agree; a
+    JAR stripped of both is never assumed to be the pinned version."""
     try:
         with zipfile.ZipFile(jar) as archive:
-            text = archive.read(name).decode("utf-8", errors="replace")
-    except (KeyError, OSError, zipfile.BadZipFile):
-        return None
-    for line in text.splitlines():
-        if line.startswith("version="):
-            return line.split("=", 1)[1].strip()
-    return None
+            found = {v for v in (_manifest_version(archive), _maven_version(archive)) if v}
+    except (OSError, zipfile.BadZipFile):
+        return UNKNOWN_VERSION
+    return found.pop() if len(found) == 1 else UNKNOWN_VERSION

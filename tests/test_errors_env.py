@@ -66,7 +66,7 @@ def _first_line(stderr: str) -> str:
 # --- the allowlist: exit 2 ------------------------------------------------------------------------
 
 HEAD = "playwright: 1.62.0\ntools:\n"
-IDENTIFIER = "must be an identifier (letters, digits and '_', not starting with a digit), for example 'web_evaluate'."
+IDENTIFIER = "must be an identifier (ASCII letters, digits and '_', starting with a letter), for example 'web_evaluate'."
 TARGETS = "targets are page, context, keyboard, mouse, locator (for example 'page.evaluate')."
 CLASH = "is already used, or gives the same Python module or class, by"
 
