@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from generator import checkpoints
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.java_model import (
     JavaEnum,
@@ -42,13 +43,17 @@ def _start_jvm() -> Any:
                 "(11 or newer), for example Debian's openjdk-17-jdk-headless.",
                 ExitCode.ENVIRONMENT,
             )
+        checkpoints.reached("jvm-starting")
         try:
-            jpype.startJVM(convertStrings=False)
+            # -Xrs: the JVM leaves SIGINT and SIGTERM to Python, so an interrupted run still
+            # cleans up and says so instead of being ended by the JVM's own handlers.
+            jpype.startJVM("-Xrs", convertStrings=False)
         except (OSError, RuntimeError, jpype.JVMNotFoundException) as exc:
             raise GeneratorError(
                 f"The Java VM could not be started ({exc}). Check JAVA_HOME and the JDK installation.",
                 ExitCode.ENVIRONMENT,
             ) from None
+        checkpoints.reached("jvm-started")
     return jpype
 
 

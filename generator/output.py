@@ -235,7 +235,8 @@ def apply(out: Path, the_plan: Plan) -> None:
         recover(out)  # before the commit point: undo
         raise
     checkpoints.reached("journaled")
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # past the commit point: finish
+    # Past the commit point the write is finished, whatever asks the run to stop.
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         for index, rel in enumerate(renames):
             os.replace(out / (rel + TMP_SUFFIX), out / rel)
@@ -247,7 +248,8 @@ def apply(out: Path, the_plan: Plan) -> None:
         (out / JOURNAL).unlink()
         (out / INTENT).unlink()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def diff(out: Path, the_plan: Plan) -> str:

@@ -1,0 +1,52 @@
+"""Signals at the stages where a process could be left behind or a traceback printed: the JVM's
+start and black's formatting workers. Each run is held at its checkpoint (tests/paused_run.py)
+until the signal has been sent."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from paused_run import PausedRun
+
+_ALLOWLIST = str(REPO / "allowlist.yaml")
+
+
+@pytest.mark.parametrize("point", ["jvm-starting", "jvm-started"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["term", "int"])
+def test_a_signal_around_the_jvm_start_ends_the_run_cleanly(
+    point: str, signum: signal.Signals, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    args = ["--out", str(out), "--allowlist", _ALLOWLIST, "--no-cache"]
+    run = PausedRun(point, args, tmp_path)
+    run.wait_until_held()
+    run.signal(signum)
+    status, _, err = run.wait()
+    assert status == (143 if signum == signal.SIGTERM else 130), err
+    assert "Traceback" not in err
+    assert ("terminated" if signum == signal.SIGTERM else "interrupted") in err
+    assert not out.exists() or not any(out.iterdir())
+
+
+def _children(pid: int) -> set[int]:
+    """Every live descendant of `pid`, read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
