@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Sequence
@@ -325,8 +327,18 @@ def run_diff(argv: Sequence[str]) -> int:
     return ExitCode.STALE if failing else ExitCode.OK
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every stage cleans up the same way."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if on_main_thread else None
     try:
         if arguments[:1] == ["diff"]:
             return run_diff(arguments[1:])
@@ -336,9 +348,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"error: {error}", file=sys.stderr)
         return error.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
+        terminated = isinstance(stop, Terminated)
         print(
-            "interrupted; files already in place are complete, the rest are unchanged.",
+            f"{'terminated' if terminated else 'interrupted'}; files already in place are "
+            "complete, the rest are unchanged.",
             file=sys.stderr,
         )
-        return 130
+        return 143 if terminated else 130
+    finally:
+        if on_main_thread:
+            signal.signal(signal.SIGTERM, previous)
