@@ -175,6 +175,14 @@ def main() -> None:
             )
         )
 
+        # The anchor for a no-op run: the interpreter's own start-up, measured in the same run.
+        figures.append(
+            Figure(
+                "python -c pass (interpreter start-up)",
+                [measure([sys.executable, "-c", "pass"]) for _ in range(reps)],
+            )
+        )
+
         lines = allowlist.read_text().splitlines(keepends=True)
         entries = [i for i, line in enumerate(lines) if line.startswith("  - method:")]
         one_line = []
@@ -212,6 +220,13 @@ def main() -> None:
         f"nothing changed / cold       = {by['nothing changed'] / cold_s:6.1%}   (target <= 15%, and <= 0.3 s)"
     )
     print(f"--check / cold               = {by['--check on a current tree'] / cold_s:6.1%}")
+    start = by["python -c pass"]
+    print(
+        f"nothing changed / python -c pass = {by['nothing changed'] / start:5.2f} x  (target <= 6 x)"
+    )
+    print(
+        f"--check / python -c pass         = {by['--check on a current tree'] / start:5.2f} x  (target <= 6 x)"
+    )
     print(
         f"one line changed             = {by['one allowlist line changed']:6.3f} s (target <= 1 s)"
     )

@@ -241,5 +241,17 @@ def reflect_jar(
             sorted(enums, key=lambda e: e.name),
             sorted(opaque),
         )
+    except Exception as exc:
+        import jpype
+
+        if not isinstance(exc, jpype.JException):
+            raise
+        # A class the reflected signatures name is missing or broken: the JAR is incomplete.
+        raise GeneratorError(
+            f"{jar}: reflecting it failed with {exc.getClass().getName()}: {exc.getMessage()}. "
+            "The JAR is incomplete or not the Playwright Java JAR; pass the complete "
+            "com.microsoft.playwright:playwright JAR with --jar, or omit --jar to use Maven.",
+            ExitCode.ENVIRONMENT,
+        ) from None
     finally:
         reflector.close()

@@ -13,6 +13,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.diagnostics import ExitCode, GeneratorError
 from generator.java_model import JavaDoc
 
 _CLASS_DECL = re.compile(r"\b(?:class|interface|enum)\s+(\w+)")
@@ -111,17 +112,31 @@ def scan_source(source: str, top: str) -> dict[MemberKey, str]:
     return found
 
 
+# One Playwright source file is well under 1 MiB; a larger one is not a Playwright source.
+_MAX_SOURCE_BYTES = 8 << 20
+
+
 def read_sources(sources_jar: Path, class_names: set[str]) -> dict[str, dict[MemberKey, str]]:
     """Scan the source files of `class_names` (binary names; nested classes share a file)."""
     files = sorted({name.split("$")[0] for name in class_names})
     result: dict[str, dict[MemberKey, str]] = {}
-    with zipfile.ZipFile(sources_jar) as jar:
-        present = set(jar.namelist())
-        for top_name in files:
-            path = top_name.replace(".", "/") + ".java"
-            if path in present:
-                text = jar.read(path).decode("utf-8", errors="replace")
-                result[top_name] = scan_source(text, top_name.rsplit(".", 1)[-1])
+    try:
+        with zipfile.ZipFile(sources_jar) as jar:
+            present = set(jar.namelist())
+            for top_name in files:
+                path = top_name.replace(".", "/") + ".java"
+                if path in present:
+                    if jar.getinfo(path).file_size > _MAX_SOURCE_BYTES:
+                        raise ValueError(f"{path} is larger than {_MAX_SOURCE_BYTES >> 20} MiB")
+                    text = jar.read(path).decode("utf-8", errors="replace")
+                    result[top_name] = scan_source(text, top_name.rsplit(".", 1)[-1])
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise GeneratorError(
+            f"{sources_jar}: cannot read the sources JAR that supplies the descriptions ({exc}). "
+            "Replace it with the matching playwright-VERSION-sources.jar, or move it away to "
+            "generate without javadoc descriptions.",
+            ExitCode.ENVIRONMENT,
+        ) from None
     return result
 
 

@@ -206,3 +206,30 @@ def test_an_unknown_jar_is_labelled_unknown_when_allowed(
     assert generate(out, None, "--jar", str(stripped), "--allow-version-mismatch") == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["playwright"]["java"] == UNKNOWN_VERSION
+
+
+def test_a_garbage_sources_jar_beside_the_jar_is_named(
+    real_jar: ResolvedJar, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    jar = tmp_path / "pw.jar"
+    shutil.copy(real_jar.jar, jar)
+    garbage = tmp_path / "pw-sources.jar"
+    garbage.write_bytes(bytes(range(256)) * 20)
+    out = tmp_path / "out"
+    assert generate(out, None, "--jar", str(jar), "--no-cache") == 3
+    err = capsys.readouterr().err
+    _no_traceback(err)
+    assert f"{garbage}: cannot read the sources JAR that supplies the descriptions" in err
+    assert not out.exists()
+
+
+def test_a_jar_missing_a_referenced_class_is_named(
+    real_jar: ResolvedJar, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cookie = "com/microsoft/playwright/options/Cookie.class"
+    broken = _rewrite_jar(real_jar.jar, tmp_path / "broken.jar", lambda n: n != cookie, {})
+    assert generate(tmp_path / "out", None, "--jar", str(broken), "--no-cache") == 3
+    err = capsys.readouterr().err
+    _no_traceback(err)
+    assert f"{broken}: reflecting it failed with java.lang." in err
+    assert "com.microsoft.playwright.options.Cookie" in err
