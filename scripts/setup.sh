@@ -24,9 +24,14 @@ if [ ! -f "${requirements_stamp}" ] || [ "$(cat "${requirements_stamp}")" != "${
 fi
 
 version=$("${python}" -c 'from generator.allowlist import load_allowlist; from pathlib import Path; print(load_allowlist(Path("allowlist.yaml")).playwright_version)')
+# The repository the generator reads (generator/jar_resolver.py): MAVEN_REPO_LOCAL, else
+# $HOME/.m2/repository. Named explicitly because Java takes the home folder from the password
+# database, not from $HOME, so mvn alone could fill another one.
+maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
 for classifier in "" ":jar:sources"; do
   mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
-    -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false
+    -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false \
+    -Dmaven.repo.local="${maven_repo}"
 done
 
 if [ "${1:-}" = "--with-test-tools" ]; then
