@@ -8,8 +8,8 @@ generate:
 	$(PYTHON) -m generator
 
 lint:
-	$(PYTHON) -m ruff check generator tests benchmarks
-	$(PYTHON) -m ruff format --check generator tests benchmarks
+	$(PYTHON) -m ruff check generator tests benchmarks host
+	$(PYTHON) -m ruff format --check generator tests benchmarks host
 	$(PYTHON) -m mypy
 
 test:

@@ -20,6 +20,18 @@ MAX_NAME = 64
 # libyaml's loader when PyYAML has it (five times faster on the default allowlist; the same nodes
 # and marks), else the pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """The node tree of `text`; an error is reported by the pure-Python loader, whose marks point
+    at the offending character itself (libyaml's can point past it)."""
+    try:
+        node: yaml.Node | None = yaml.compose(text, Loader=_LOADER)
+    except yaml.YAMLError:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    return node
+
+
 # The allowlist is read whole; far larger than any real one, small enough to never exhaust memory.
 MAX_ALLOWLIST_BYTES = 4 << 20
 
@@ -35,6 +47,8 @@ def tool_name_problem(name: str) -> str | None:
     if not is_identifier(tool.class_name) or not is_identifier(tool.module_name):
         return "does not give a Python class and module name"
     return None
+
+
 _ENTRY_KEYS = ("method", "name", "description", "surfaceToLlm", "isRecordable")
 
 
@@ -198,7 +212,7 @@ def load_allowlist(path: Path) -> Allowlist:
             f"{shown}:{line}: the allowlist is not UTF-8 (byte {raw[exc.start]:#x}); save it as UTF-8."
         ) from None
     try:
-        root = yaml.compose(text, Loader=_LOADER)
+        root = _compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark else shown

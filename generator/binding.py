@@ -18,6 +18,7 @@ from generator.names import ToolName, python_member
 from generator.overloads import OverloadMerger
 from generator.python_api import PythonSurface
 from generator.python_binding import PythonBinder
+from generator.refusal import Refusal, RefusalKind, refuse
 from generator.type_tree import Scalar
 
 EVENT_METHOD = re.compile(r"^(on|off|once)[A-Z]")
@@ -61,7 +62,7 @@ class Binder:
         modules: dict[str, Tool] = {}
         for entry in allowlist.entries:
             tool = self.bind(entry)
-            if tool is None:
+            if isinstance(tool, Refusal):
                 continue
             clash = (
                 tools.get(tool.name.value)
@@ -82,80 +83,78 @@ class Binder:
         return [tools[name] for name in sorted(tools)]
 
     @staticmethod
-    def _refusal(entry: AllowlistEntry) -> str | None:
+    def _never(entry: AllowlistEntry) -> Refusal | None:
         """Why a method can never be a tool (an event, or waiting for a person), or None."""
         if EVENT_METHOD.match(entry.method):
-            return "registers an event listener"
-        return INTERACTIVE.get(entry.method)
+            detail = "registers an event listener and cannot be generated"
+            return Refusal(RefusalKind.EVENT, detail, HAND_AUTHOR)
+        waits = INTERACTIVE.get(entry.method)
+        if waits is not None:
+            detail = f"{waits} and cannot be generated"
+            return Refusal(RefusalKind.INTERACTIVE, detail, "remove the entry")
+        return None
 
-    def bind(self, entry: AllowlistEntry) -> Tool | None:
+    def bind(self, entry: AllowlistEntry) -> Tool | Refusal:
+        """The entry's tool, or why it cannot be one (also reported to the diagnostics)."""
         interface = self.java.interface(entry.target.java_class)
         if interface is None:
-            self.diagnostics.error(entry.location, f"{entry.target.java_class} was not reflected")
-            return None
+            return self._refuse(
+                entry, entry.target.java_class, Refusal(RefusalKind.OTHER, "was not reflected"), " "
+            )
         overloads = interface.overloads(entry.method)
         if not overloads:
-            self._unknown_method(entry, interface)
-            return None
+            return self._unknown_method(entry, interface)
         member = f"{interface.name}#{entry.method}"
-        refusal = self._refusal(entry)
-        if refusal is not None:
-            hint = HAND_AUTHOR if refusal.startswith("registers") else "remove the entry"
-            self.diagnostics.error(
-                entry.location, f"{member} {refusal} and cannot be generated", hint
-            )
-            return None
+        never = self._never(entry)
+        if never is not None:
+            return self._refuse(entry, member, never, " ")
         if not all(m.has_parameter_names for m in overloads):
-            self.diagnostics.error(
-                entry.location,
-                f"{member}: the JAR has no parameter names for this method",
-                "use a JAR compiled with 'javac -parameters' (the published Playwright JAR is)",
-            )
-            return None
+            detail = "the JAR has no parameter names for this method"
+            hint = "use a JAR compiled with 'javac -parameters' (the published Playwright JAR is)"
+            return self._refuse(entry, member, Refusal(RefusalKind.OTHER, detail, hint))
         merged = self.merger.merge(interface.name, overloads)
         if not merged.kept:
             if merged.callbacks:
-                message = f"{member} cannot be generated: every overload takes a callback ({merged.callbacks[0]})"
-                self.diagnostics.error(entry.location, message, HAND_AUTHOR)
-            else:
-                message = (
-                    f"{member} cannot be generated: no overload has parameters that can cross JSON"
+                detail = (
+                    f"cannot be generated: every overload takes a callback ({merged.callbacks[0]})"
                 )
-                self.diagnostics.error(entry.location, message, "remove the entry")
-            return None
+                refusal = Refusal(RefusalKind.CALLBACK, detail, HAND_AUTHOR)
+            else:
+                detail = "cannot be generated: no overload has parameters that can cross JSON"
+                refusal = Refusal(RefusalKind.OTHER, detail, "remove the entry")
+            return self._refuse(entry, member, refusal, " ")
         params = merged.params
         if entry.target.selector_param:
             if any(p.wire_name == SELECTOR.wire_name for p in params):
-                self.diagnostics.error(
-                    entry.location, f"{member} already has a 'selector' parameter"
-                )
-                return None
+                refusal = Refusal(RefusalKind.OTHER, "already has a 'selector' parameter")
+                return self._refuse(entry, member, refusal, " ")
             params = (SELECTOR, *params)
         python_name = python_member(entry.method)
         methods = self.python.counterpart(
             entry.location, member, entry.target.python_class, python_name
         )
-        if methods is None:
-            return None
+        if isinstance(methods, Refusal):
+            return self._refuse(entry, member, methods)
         method, async_method = methods
         returns = {m.returns.qualified for m in merged.kept}
         if len(returns) > 1:
-            self.diagnostics.error(
-                entry.location, f"{member}: overloads return different types {sorted(returns)}"
-            )
-            return None
+            detail = f"overloads return different types {sorted(returns)}"
+            return self._refuse(entry, member, Refusal(RefusalKind.OTHER, detail))
         result = self.lowerer.lower_result(merged.kept[0].returns, method.returns)
         if isinstance(result, Unlowerable):
-            message = f"{member}: result type {result.java_type}: {result.reason}"
-            self.diagnostics.error(entry.location, message, "remove the entry")
-            return None
+            detail = f"result type {result.java_type}: {result.reason}"
+            return self._refuse(
+                entry, member, Refusal(RefusalKind.OTHER, detail, "remove the entry")
+            )
         summary = result.shape.summary
-        if summary is not None and not self.python.check_summary(entry.location, member, summary):
-            return None
+        if summary is not None:
+            unreadable = self.python.check_summary(summary)
+            if unreadable is not None:
+                return self._refuse(entry, member, unreadable)
         skip = frozenset({SELECTOR.wire_name}) if entry.target.selector_param else frozenset()
         binding = self.python.bind(entry.location, member, method, params, skip)
-        if binding is None:
-            return None
+        if isinstance(binding, Refusal):
+            return self._refuse(entry, member, binding)
         documented = max(overloads, key=lambda m: (bool(m.doc.text), len(m.params)))
         return Tool(
             name=ToolName(entry.name or entry.target.tool_prefix + entry.method),
@@ -176,6 +175,11 @@ class Binder:
             source=entry.location,
         )
 
+    def _refuse(
+        self, entry: AllowlistEntry, member: str, refusal: Refusal, separator: str = ": "
+    ) -> Refusal:
+        return refuse(self.diagnostics, entry.location, member, refusal, separator)
+
     @staticmethod
     def _description(entry: AllowlistEntry, documented: JavaMethod) -> str:
         """The override, else the javadoc; a method with neither still says what it calls."""
@@ -184,13 +188,11 @@ class Binder:
         fallback = f"Calls Playwright's `{entry.target.java_interface}.{entry.method}()`."
         return documented.doc.text or fallback
 
-    def _unknown_method(self, entry: AllowlistEntry, interface: JavaInterface) -> None:
+    def _unknown_method(self, entry: AllowlistEntry, interface: JavaInterface) -> Refusal:
         names = interface.method_names
         same_but_case = [n for n in names if n.lower() == entry.method.lower()]
         close = same_but_case or difflib.get_close_matches(entry.method, names, n=3, cutoff=0.6)
         suggestions = ", ".join(f"{entry.target.prefix}.{n}" for n in close)
-        self.diagnostics.error(
-            entry.location,
-            f"{interface.name} has no method '{entry.method}'",
-            f"did you mean {suggestions}?" if close else "check the Playwright Java API",
-        )
+        hint = f"did you mean {suggestions}?" if close else "check the Playwright Java API"
+        refusal = Refusal(RefusalKind.OTHER, f"has no method '{entry.method}'", hint)
+        return self._refuse(entry, interface.name, refusal, " ")

@@ -2,7 +2,8 @@
 
 Each entry is `<kind>/<key>`; its first line is `sha256:<hex>` of the payload after it. An entry
 whose checksum, format or content does not hold is deleted and reported as a miss, so a corrupt or
-foreign cache is rebuilt, never believed. Keys already include everything the value depends on.
+foreign cache is rebuilt, never believed. Keys already include everything the value depends on: a
+stored value's key (`value_key`) includes the digest of the code that produced it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from generator import __version__
+from generator.code_digest import code_digest
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -45,6 +47,11 @@ class Cache:
     def key(self, *parts: str) -> str:
         """A key over `parts` and the generator's version (a new generator never reads old entries)."""
         return sha256_bytes("\0".join((__version__, *parts)).encode())
+
+    def value_key(self, producer: str, *parts: str) -> str:
+        """The key of a value made by module `producer` (`generator.python_format`) from `parts`:
+        it covers that module's code and everything the module imports from the generator."""
+        return self.key(producer, code_digest(producer), *parts)
 
     def load(self, kind: str, key: str) -> str | None:
         if not self.enabled:

@@ -251,8 +251,8 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
                 "Pass a generated manifest.json, a Playwright version or a JAR.",
                 ExitCode.USER_INPUT,
             )
-        manifest: dict[str, Any] = loaded
-        return manifest
+        checked: dict[str, Any] = loaded
+        return checked
     allowlist = load_allowlist(args.allowlist)
     jar = path if side.endswith(".jar") else None
     if jar is None:

@@ -42,6 +42,9 @@ class CallArgument:
     hands the value over as that type. `loosely_typed` means the two annotations differ in form
     only, and the value is handed over as `Any`. `null_literal` is the Python value that stands for
     JSON null when Python uses None for "not given" (`emulate_media(media="null")` resets media).
+    `spread_keys` pairs the keys of an object the value may be (or hold a list of) with the Python
+    keywords they are passed as: `selectOption({"label": "Blue"})` is `select_option(label="Blue")`,
+    while a value that is no object still goes to `python_name`.
     """
 
     python_name: str
@@ -50,6 +53,7 @@ class CallArgument:
     python_typed_dict: str | None = None
     loosely_typed: bool = False
     null_literal: str | None = None
+    spread_keys: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,15 @@ def _maven_version(archive: zipfile.ZipFile) -> str | None:
     return None
 
 
+def looks_like_playwright(jar: Path) -> bool:
+    """Whether the JAR holds Playwright's Page interface."""
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            return "com/microsoft/playwright/Page.class" in set(archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
 def jar_version(jar: Path) -> str:
     """The Playwright version a JAR says it is, or UNKNOWN_VERSION when it says nothing or
     contradicts itself. Playwright's classes carry no version string of their own, so the JAR's

@@ -24,6 +24,14 @@ HOLDER_FILE = ".generator-lock"
 _POLL_S = 0.05
 
 
+def _cannot_write(out: Path, exc: OSError) -> GeneratorError:
+    return GeneratorError(
+        f"cannot write under {out}: {exc.strerror} ({exc.filename}). Nothing was changed; make the "
+        "directory writable, or choose another with --out.",
+        ExitCode.OUTPUT,
+    )
+
+
 def _holder(out: Path) -> str:
     try:
         text = (out / HOLDER_FILE).read_text(encoding="utf-8", errors="replace")[:500].strip()
@@ -53,22 +61,17 @@ class OutputLock:
                 return self
             try:
                 self.out.mkdir(parents=True)
-            except FileExistsError:
-                pass  # another run made it first; locking below serialises us
-            except OSError as exc:
-                raise GeneratorError(
-                    f"cannot create the output directory {self.out}: {exc.strerror}. Choose another with --out.",
-                    ExitCode.OUTPUT,
-                ) from None
-            else:
                 self._created = True
+            except FileExistsError as exc:
+                if not self.out.is_dir():  # a file is in the way
+                    raise _cannot_write(self.out, exc) from None
+                # else another run made it first; locking below serialises us
+            except OSError as exc:
+                raise _cannot_write(self.out, exc) from None
         try:
             self._fd = os.open(self.out, os.O_RDONLY | os.O_DIRECTORY)
         except OSError as exc:
-            raise GeneratorError(
-                f"cannot open the output directory {self.out}: {exc.strerror}. Choose another with --out.",
-                ExitCode.OUTPUT,
-            ) from None
+            raise _cannot_write(self.out, exc) from None
         self._acquire()
         if self.exclusive:
             self._write_holder()

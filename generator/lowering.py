@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
 
@@ -10,6 +9,18 @@ from generator.ir import ResultShape
 from generator.java_model import JavaField, JavaSurface, JavaType
 from generator.live_objects import SUMMARIES, LiveSummary
 from generator.python_api import PythonSurface
+from generator.python_types import (
+    ANY,
+    PyGeneric,
+    PyLiteral,
+    PyName,
+    PyType,
+    is_optional,
+    literal_values,
+    text,
+    without_none,
+)
+from generator.python_types import walk as walk_python
 from generator.type_tree import (
     AnyJson,
     Base64Bytes,
@@ -63,6 +74,8 @@ CALLBACK_TYPES = frozenset(
 
 
 LOCATOR = "com.microsoft.playwright.Locator"
+_STR = PyName("str")
+_LIST_OF_STR = PyGeneric("List", (_STR,))
 
 
 @dataclass(frozen=True)
@@ -78,26 +91,6 @@ def _normal(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", text).upper()
 
 
-def literal_sets(annotation: str) -> list[tuple[str, ...]]:
-    """Every `Literal[...]` value tuple in a Python annotation."""
-    try:
-        tree = ast.parse(annotation, mode="eval")
-    except SyntaxError:
-        return []
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
-            elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            values = tuple(
-                e.value
-                for e in elements
-                if isinstance(e, ast.Constant) and isinstance(e.value, str)
-            )
-            if values:
-                found.append(values)
-    return found
-
-
 def enum_wire_values(python: PythonSurface) -> dict[frozenset[str], dict[str, str]]:
     """Index every string Literal of the Python API: normalised value set -> {normalised: wire}.
 
@@ -106,14 +99,15 @@ def enum_wire_values(python: PythonSurface) -> dict[frozenset[str], dict[str, st
     values always come from Python and never from re-casing Java names.
     """
     annotations = [
-        p.annotation for c in python.sync_classes.values() for m in c.values() for p in m.params
+        p.type for c in python.sync_classes.values() for m in c.values() for p in m.params
     ]
-    annotations += [a for td in python.typed_dicts.values() for _, a in td.fields]
+    annotations += [t for td in python.typed_dicts.values() for _, t in td.fields]
     index: dict[frozenset[str], dict[str, str]] = {}
-    for annotation in sorted(set(annotations)):
-        for values in literal_sets(annotation):
-            normal = {_normal(v): v for v in values}
-            index.setdefault(frozenset(normal), normal)
+    for annotation in sorted(set(annotations), key=text):
+        for node in walk_python(annotation):
+            if isinstance(node, PyLiteral) and node.values:
+                normal = {_normal(v): v for v in node.values}
+                index.setdefault(frozenset(normal), normal)
     return index
 
 
@@ -215,12 +209,12 @@ class Lowerer:
         finally:
             self._in_progress.discard(name)
 
-    def lower_result(self, t: JavaType, python_returns: str) -> LoweredResult | Unlowerable:
+    def lower_result(self, t: JavaType, python_returns: PyType) -> LoweredResult | Unlowerable:
         """A method's result as JSON, how to convert it, and a note on what is left out.
 
         `python_returns` is the Python annotation; `Optional[...]` there makes the result nullable.
         """
-        nullable = _is_optional(python_returns)
+        nullable = is_optional(python_returns)
         if t.name == "void":
             return LoweredResult(Null(), ResultShape("discard"), "")
         if t.name == "java.lang.AutoCloseable":
@@ -249,15 +243,15 @@ class Lowerer:
             return lowered
         if isinstance(lowered, Base64Bytes):
             return LoweredResult(lowered, ResultShape("base64"), "")
-        python_shape = normal_annotation(python_returns)
-        if lowered == ListOf(Scalar("string")) and python_shape not in ("List[str]", "Any"):
+        python_shape = without_none(python_returns)
+        if lowered == ListOf(Scalar("string")) and python_shape not in (_LIST_OF_STR, ANY):
             return Unlowerable(
-                t.qualified, f"Java returns strings where Python returns {python_shape}"
+                t.qualified, f"Java returns strings where Python returns {text(python_shape)}"
             )
         if (
             lowered == Scalar("string")
-            and python_shape not in ("str", "Any", "")
-            and "Literal" not in python_shape
+            and python_shape not in (_STR, ANY)
+            and not literal_values(python_shape)
         ):
             # Java hands back JSON text (storageState) where Python returns the parsed structure.
             note = "Java returns this as JSON text; the tool returns the parsed JSON value."
@@ -277,33 +271,6 @@ class LoweredResult:
     type: TypeNode
     shape: ResultShape
     note: str
-
-
-def _is_optional(annotation: str) -> bool:
-    """Whether a Python annotation admits None at its top level (`Optional[X]`, `Union[X, None]`)."""
-    try:
-        node = ast.parse(annotation.strip().strip('"'), mode="eval").body
-    except SyntaxError:
-        return False
-    if isinstance(node, ast.Subscript):
-        head = ast.unparse(node.value).rsplit(".", 1)[-1]
-        if head == "Optional":
-            return True
-        if head == "Union":
-            members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            return any(isinstance(m, ast.Constant) and m.value is None for m in members)
-    return False
-
-
-def normal_annotation(annotation: str) -> str:
-    """A Python annotation without `typing.` prefixes, quotes or an outer Optional: `List[str]`."""
-    try:
-        node = ast.parse(annotation.strip().strip('"'), mode="eval").body
-    except SyntaxError:
-        return annotation
-    if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Optional"):
-        node = node.slice
-    return ast.unparse(node).replace("typing.", "").replace("'", "").replace('"', "")
 
 
 def _fields(summary: LiveSummary) -> str:

@@ -16,7 +16,13 @@ from generator.allowlist import Allowlist
 from generator.cache import Cache, sha256_bytes, sha256_file
 from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
 from generator.ir import Tool
-from generator.jar_resolver import ResolvedJar, jar_version, resolve_jar
+from generator.jar_resolver import (
+    UNKNOWN_VERSION,
+    ResolvedJar,
+    jar_version,
+    looks_like_playwright,
+    resolve_jar,
+)
 from generator.java_model import JavaSurface
 from generator.ledger import LEDGER
 from generator.python_api import (
@@ -85,9 +91,7 @@ def gather(
     return Inputs(
         allowlist=allowlist,
         jar=resolved,
-        jar_version=(jar_version(resolved.jar) or allowlist.playwright_version)
-        if jar
-        else allowlist.playwright_version,
+        jar_version=jar_version(resolved.jar) if jar else allowlist.playwright_version,
         jar_sha256=jar_sha,
         sources_sha256=sources_sha,
         python_files=python_files,
@@ -104,6 +108,22 @@ def minor(version: str) -> str:
 def check_versions(inputs: Inputs, allow_mismatch: bool) -> str | None:
     """Refuse a JAR and a Python playwright of different minor versions, unless allowed (then warn)."""
     java, python = inputs.jar_version, inputs.python_files.version
+    if java == UNKNOWN_VERSION:
+        if not looks_like_playwright(inputs.jar.jar):
+            raise GeneratorError(
+                f"{inputs.jar.jar} has no class com.microsoft.playwright.Page; it does not look like "
+                "the Playwright Java JAR. Pass the com.microsoft.playwright:playwright JAR with --jar, "
+                "or omit --jar to use Maven.",
+                ExitCode.ENVIRONMENT,
+            )
+        message = (
+            f"cannot tell which Playwright version {inputs.jar.jar} is: it carries no version in "
+            "its manifest or Maven properties (or two that disagree), and its classes hold none. "
+            "Pass the JAR as published, or omit --jar to resolve the pinned version through Maven."
+        )
+        if not allow_mismatch:
+            raise GeneratorError(message, ExitCode.ENVIRONMENT)
+        return "WARNING: --allow-version-mismatch: " + message
     if minor(java) == minor(python):
         return None
     message = (

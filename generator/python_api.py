@@ -1,7 +1,8 @@
 """Reads the installed Python `playwright` package's public API from its source, without importing it.
 
-Uses `ast` rather than libcst: it gives the same exact annotation text and docstrings, and parses
-`_generated.py` (24k lines) fifteen times faster, which matters for a generator run on every build.
+Uses `ast` rather than libcst: it parses `_generated.py` (24k lines) fifteen times faster, which
+matters for a generator run on every build. Annotations are turned into typed values
+(`python_types`) here, once; nothing downstream reads annotation text.
 """
 
 from __future__ import annotations
@@ -10,19 +11,30 @@ import ast
 import importlib.metadata
 import importlib.util
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import ExitCode, GeneratorError
+from generator.python_types import (
+    ANY,
+    PyGeneric,
+    PyLiteral,
+    PyName,
+    PyNone,
+    PyType,
+    from_data,
+    to_data,
+    union,
+)
 
 
 @dataclass(frozen=True)
 class PyParam:
-    """A parameter of a public Python method; `annotation` is the exact source text."""
+    """A parameter of a public Python method and its parsed annotation."""
 
     name: str
-    annotation: str
+    type: PyType
     has_default: bool
     keyword_only: bool
 
@@ -33,7 +45,7 @@ class PyMethod:
 
     name: str
     params: tuple[PyParam, ...]
-    returns: str
+    returns: PyType
     is_property: bool
     is_async: bool = False
 
@@ -43,10 +55,11 @@ class PyMethod:
 
 @dataclass(frozen=True)
 class PyTypedDict:
-    """A TypedDict of `playwright._impl._api_structures`; `required` lists the keys that must be given."""
+    """A TypedDict of `playwright._impl._api_structures`: its keys in source order with their types
+    (`NotRequired[...]` unwrapped), and the keys that must be given."""
 
     name: str
-    fields: tuple[tuple[str, str], ...]
+    fields: tuple[tuple[str, PyType], ...]
     required: tuple[str, ...]
 
 
@@ -64,7 +77,34 @@ class PythonSurface:
         return classes.get(cls, {}).get(name)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        def method(m: PyMethod) -> dict[str, Any]:
+            params = [[p.name, to_data(p.type), p.has_default, p.keyword_only] for p in m.params]
+            return {
+                "name": m.name,
+                "params": params,
+                "returns": to_data(m.returns),
+                "is_property": m.is_property,
+                "is_async": m.is_async,
+            }
+
+        def classes(data: dict[str, dict[str, PyMethod]]) -> dict[str, Any]:
+            return {c: {n: method(m) for n, m in ms.items()} for c, ms in data.items()}
+
+        return json.dumps(
+            {
+                "version": self.version,
+                "sync_classes": classes(self.sync_classes),
+                "async_classes": classes(self.async_classes),
+                "typed_dicts": {
+                    name: {
+                        "fields": [[key, to_data(t)] for key, t in td.fields],
+                        "required": list(td.required),
+                    }
+                    for name, td in self.typed_dicts.items()
+                },
+            },
+            sort_keys=True,
+        )
 
     @staticmethod
     def from_json(text: str) -> PythonSurface:
@@ -75,8 +115,8 @@ class PythonSurface:
                 cls: {
                     name: PyMethod(
                         m["name"],
-                        tuple(PyParam(**p) for p in m["params"]),
-                        m["returns"],
+                        tuple(PyParam(p[0], from_data(p[1]), p[2], p[3]) for p in m["params"]),
+                        from_data(m["returns"]),
                         m["is_property"],
                         m["is_async"],
                     )
@@ -91,37 +131,58 @@ class PythonSurface:
             async_classes=classes(raw["async_classes"]),
             typed_dicts={
                 name: PyTypedDict(
-                    name, tuple(tuple(f) for f in td["fields"]), tuple(td["required"])
+                    name,
+                    tuple((key, from_data(t)) for key, t in td["fields"]),
+                    tuple(td["required"]),
                 )
                 for name, td in raw["typed_dicts"].items()
             },
         )
 
 
-class _Source:
-    """Source text with a line table, so slicing a node costs O(its length), not O(file)."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = [line.encode("utf-8") for line in text.splitlines(keepends=True)]
-
-    def segment(self, node: ast.AST | None) -> str:
-        if node is None:
-            return ""
-        start, end = node.lineno - 1, node.end_lineno  # type: ignore[attr-defined]
-        chunk = self.lines[start:end]
-        if len(chunk) == 1:
-            piece = chunk[0][node.col_offset : node.end_col_offset]  # type: ignore[attr-defined]
-        else:
-            piece = b"".join(
-                [chunk[0][node.col_offset :], *chunk[1:-1], chunk[-1][: node.end_col_offset]]  # type: ignore[attr-defined]
+def _annotation(node: ast.expr | None) -> PyType:
+    """The typed value of an annotation's syntax tree; no annotation at all is `Any`."""
+    if node is None:
+        return ANY
+    if isinstance(node, ast.Constant):
+        if node.value is None:
+            return PyNone()
+        if isinstance(node.value, str):  # a forward reference: "Page"
+            return parse_annotation(node.value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return union([_annotation(node.left), _annotation(node.right)])
+    if isinstance(node, ast.Subscript):
+        head = ast.unparse(node.value).removeprefix("typing.")
+        args = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if head == "Literal":
+            return PyLiteral(
+                tuple(
+                    a.value
+                    for a in args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                )
             )
-        return " ".join(piece.decode("utf-8").split())
+        if head == "Optional":
+            return union([_annotation(args[0]), PyNone()])
+        if head == "Union":
+            return union([_annotation(a) for a in args])
+        if head == "Callable":
+            return PyGeneric(head, ())
+        return PyGeneric(head, tuple(_annotation(a) for a in args))
+    return PyName(ast.unparse(node).removeprefix("typing."))
+
+
+def parse_annotation(source: str) -> PyType:
+    """The typed value of annotation text, as `_generated.py` would spell it."""
+    try:
+        return _annotation(ast.parse(source.strip(), mode="eval").body)
+    except SyntaxError:
+        return PyName(" ".join(source.split()))
 
 
 def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text)
-    source = _Source(text)
     classes: dict[str, dict[str, PyMethod]] = {}
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
@@ -140,13 +201,13 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
             first_default = len(positional) - len(item.args.defaults)
             for index, arg in enumerate(positional[1:], start=1):
                 params.append(
-                    PyParam(arg.arg, source.segment(arg.annotation), index >= first_default, False)
+                    PyParam(arg.arg, _annotation(arg.annotation), index >= first_default, False)
                 )
             for arg, default in zip(item.args.kwonlyargs, item.args.kw_defaults, strict=True):
                 params.append(
-                    PyParam(arg.arg, source.segment(arg.annotation), default is not None, True)
+                    PyParam(arg.arg, _annotation(arg.annotation), default is not None, True)
                 )
-            returns = source.segment(item.returns)
+            returns = _annotation(item.returns)
             is_async = isinstance(item, ast.AsyncFunctionDef)
             methods[item.name] = PyMethod(
                 item.name, tuple(params), returns, "property" in decorators, is_async
@@ -157,7 +218,6 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
 
 def _read_typed_dicts(path: Path) -> dict[str, PyTypedDict]:
     text = path.read_text(encoding="utf-8")
-    source = _Source(text)
     result: dict[str, PyTypedDict] = {}
     for node in ast.parse(text).body:
         if not isinstance(node, ast.ClassDef):
@@ -168,9 +228,13 @@ def _read_typed_dicts(path: Path) -> dict[str, PyTypedDict]:
         fields, required = [], []
         for item in node.body:
             if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                annotation = source.segment(item.annotation)
+                annotation = _annotation(item.annotation)
+                optional = isinstance(annotation, PyGeneric) and annotation.head == "NotRequired"
+                if optional:
+                    assert isinstance(annotation, PyGeneric)
+                    annotation = annotation.args[0]
                 fields.append((item.target.id, annotation))
-                if total and not annotation.startswith("NotRequired"):
+                if total and not optional:
                     required.append(item.target.id)
         result[node.name] = PyTypedDict(node.name, tuple(fields), tuple(required))
     return result

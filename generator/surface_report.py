@@ -13,6 +13,7 @@ from generator.diagnostics import Diagnostics, Level
 from generator.ir import Tool
 from generator.java_model import JavaSurface
 from generator.python_api import PythonSurface
+from generator.refusal import Refusal
 from generator.targets import TARGETS
 
 Status = Literal["tool", "refused", "not listed"]
@@ -79,20 +80,6 @@ class SurfaceReport:
         return f"{100 * self.tools / self.candidates:.1f}%" if self.candidates else "n/a"
 
 
-def _category(message: str) -> str:
-    if "event listener" in message:
-        return "event"
-    if "takes a callback" in message:
-        return "callback"
-    if "waits for a person" in message:
-        return "interactive"
-    if "live browser object" in message:
-        return "live-object argument"
-    if "exists only in Java" in message or ("has no " in message and "Python" in message):
-        return "Java only"
-    return "other"
-
-
 _MEMBER = re.compile(r"[\w.$]+#\w+")
 
 
@@ -156,20 +143,15 @@ def _probe(binder: Binder, prefix: str, method: str, interface: str) -> SurfaceR
     entry = AllowlistEntry(target=TARGETS[prefix], method=method, location="surface")
     member = f"{interface}#{method}"
     short = interface.rsplit(".", 1)[-1]
-    tool = binder.with_diagnostics(scratch).bind(entry)
-    if tool is not None:
-        return SurfaceRow(
-            short,
-            method,
-            "not listed",
-            "available",
-            "",
-            "binds; add it to allowlist.yaml",
-            _notes(scratch, member),
-        )
-    errors = [
-        d.message.replace(f"{member} ", "").replace(f"{member}: ", "")
-        for d in scratch.at_least(Level.ERROR)
-    ]
-    reason = errors[0] if errors else "unknown"
-    return SurfaceRow(short, method, "refused", _category(reason), "", reason, ())
+    outcome = binder.with_diagnostics(scratch).bind(entry)
+    if isinstance(outcome, Refusal):
+        return SurfaceRow(short, method, "refused", outcome.kind.value, "", outcome.detail, ())
+    return SurfaceRow(
+        short,
+        method,
+        "not listed",
+        "available",
+        "",
+        "binds; add it to allowlist.yaml",
+        _notes(scratch, member),
+    )

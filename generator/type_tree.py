@@ -7,7 +7,7 @@ JSON values, so overload merging can compare them with `==`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, assert_never
 
 
 @dataclass(frozen=True)
@@ -128,3 +128,30 @@ def walk(node: TypeNode) -> list[TypeNode]:
     elif isinstance(node, Nullable):
         found += walk(node.inner)
     return found
+
+
+def describe(node: TypeNode) -> str:
+    """Words for `node` in a message to the user, free of any target language's syntax."""
+    match node:
+        case Scalar(kind):
+            return kind
+        case AnyJson():
+            return "any JSON value"
+        case Null():
+            return "null"
+        case Base64Bytes():
+            return "base64 text"
+        case LocatorSelector():
+            return "selector"
+        case ListOf(item):
+            return f"list of {describe(item)}"
+        case MapOf(value):
+            return f"map of {describe(value)}"
+        case EnumOf(name) | ObjectOf(name):
+            return name
+        case OneOf(options):
+            return " or ".join(describe(o) for o in options)
+        case Nullable(inner):
+            return f"{describe(inner)} or null"
+        case _:
+            assert_never(node)

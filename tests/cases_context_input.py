@@ -12,6 +12,8 @@ from e2e_cases import Case
 GEO_JS = """() => new Promise(resolve => navigator.geolocation.getCurrentPosition(
     p => resolve([p.coords.latitude, p.coords.longitude]),
     e => resolve('error: ' + e.message)))"""
+GEO_CODE_JS = """() => new Promise(resolve => navigator.geolocation.getCurrentPosition(
+    p => resolve('a position'), e => resolve(e.code)))"""
 FETCH_JS = "() => fetch('/ping?' + Math.random()).then(r => r.status, () => 'failed')"
 
 
@@ -155,6 +157,16 @@ CASES: tuple[Case, ...] = (
         ),
         observe="() => new Promise(r => navigator.geolocation.getCurrentPosition(p => r(p.coords.accuracy)))",
         expected=7,
+    ),
+    # null clears the emulated position: Chromium then reports the position unavailable (code 2).
+    Case(
+        "context-geolocation-reset",
+        (
+            ("web_setGeolocation", {"geolocation": {"latitude": 59.95, "longitude": 30.31667}}),
+            ("web_setGeolocation", {"geolocation": None}),
+        ),
+        observe=GEO_CODE_JS,
+        expected=2,
     ),
     Case(
         "context-offline",

@@ -411,6 +411,27 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
         expected=["r", "b"],
     ),
     Case(
+        "locator-selectOption-by-value",
+        (("web_locator_selectOption", {"selector": "#color", "values": {"value": "b"}}),),
+        html=SELECT_HTML,
+        returns=["b"],
+        observe="() => [document.getElementById('color').value, document.body.dataset.changed]",
+        expected=["b", "b"],
+    ),
+    Case(
+        "locator-selectOption-objects",
+        (
+            (
+                "web_locator_selectOption",
+                {"selector": "#many", "values": [{"index": 1}, {"label": "Blue"}]},
+            ),
+        ),
+        html=SELECT_HTML,
+        returns=["g", "b"],
+        observe="() => [...document.getElementById('many').selectedOptions].map(o => o.value)",
+        expected=["g", "b"],
+    ),
+    Case(
         "locator-setInputFiles",
         (
             (

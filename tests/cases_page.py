@@ -487,6 +487,36 @@ CASES: tuple[Case, ...] = (
         observe="() => [...document.querySelector('#many').selectedOptions].map(o => o.value)",
         expected=["r", "b"],
     ),
+    # An object picks by exactly one of value, label or index, alone or in a list of objects.
+    Case(
+        "page-select-option-by-label",
+        (("web_selectOption", {"selector": "#one", "values": {"label": "Blue"}}),),
+        html=SELECT_HTML,
+        returns=["b"],
+        observe=_value_of("#one"),
+        expected="b",
+    ),
+    Case(
+        "page-select-option-by-index",
+        (("web_selectOption", {"selector": "#one", "values": {"index": 1}}),),
+        html=SELECT_HTML,
+        returns=["b"],
+        observe=_value_of("#one"),
+        expected="b",
+    ),
+    Case(
+        "page-select-option-objects",
+        (
+            (
+                "web_selectOption",
+                {"selector": "#many", "values": [{"value": "r"}, {"label": "Green"}, {"index": 2}]},
+            ),
+        ),
+        html=SELECT_HTML,
+        returns=["r", "g", "b"],
+        observe="() => [...document.querySelector('#many').selectedOptions].map(o => o.value)",
+        expected=["r", "g", "b"],
+    ),
     Case(
         "page-set-input-files",
         (
@@ -604,6 +634,34 @@ CASES: tuple[Case, ...] = (
                     "expression": "id => !!document.getElementById(id)",
                     "arg": "late",
                     "timeout": 3000,
+                },
+            ),
+        ),
+        html=LATE_HTML,
+        observe="() => window.__ready",
+        expected=True,
+    ),
+    Case(
+        "page-wait-for-function-polling-interval",
+        (
+            (
+                "web_waitForFunction",
+                {"expression": "id => !!document.getElementById(id)", "arg": "late", "polling": 20},
+            ),
+        ),
+        html=LATE_HTML,
+        observe="() => window.__ready",
+        expected=True,
+    ),
+    Case(
+        "page-wait-for-function-polling-raf",
+        (
+            (
+                "web_waitForFunction",
+                {
+                    "expression": "id => !!document.getElementById(id)",
+                    "arg": "late",
+                    "polling": "raf",
                 },
             ),
         ),

@@ -75,6 +75,8 @@ BAD_CALLS = [
         "geolocation.altitude",
     ),
     ("web_setOfflineMode", {"offline": "yes"}, "invalid_argument", "offline"),
+    ("web_waitForFunction", {"expression": "1", "polling": "often"}, "invalid_argument", "polling"),
+    ("web_setGeolocation", {}, "missing_argument", "geolocation"),
     ("web_evaluate", "6 * 7", "invalid_argument", ""),
 ]
 
@@ -123,5 +125,43 @@ def test_failure_outside_playwright_is_a_tool_error(browser: Browser, registry: 
         assert (
             registry.dispatch("web_evaluate", {"expression": "1 + 2"}, page) == 3
         )  # session survives
+    finally:
+        context.close()
+
+
+def test_polling_reaches_playwright(browser: Browser, registry: Any) -> None:
+    """Playwright itself refuses a non-positive polling interval: the argument is passed on."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        with pytest.raises(registry.ToolError) as raised:
+            registry.dispatch("web_waitForFunction", {"expression": "1", "polling": -5}, page)
+        assert raised.value.code == "playwright_error"
+        assert "non-positive interval: -5" in str(raised.value)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(
+    ("values", "path"),
+    [([{"value": "r", "label": "Red"}], "values[0]"), ({}, "values")],
+)
+def test_select_option_object_needs_exactly_one_key(
+    browser: Browser, registry: Any, values: object, path: str
+) -> None:
+    """Playwright matches all keys of one object together; Python's keywords cannot say that, so
+    such an object is refused before the page changes."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content(
+            "<select id=s><option value=r>Red</option><option value=g>Green</option></select>"
+        )
+        page.select_option("#s", "g")
+        with pytest.raises(registry.ToolError) as raised:
+            registry.dispatch("web_selectOption", {"selector": "#s", "values": values}, page)
+        assert (raised.value.code, raised.value.path) == ("invalid_argument", path)
+        assert "give exactly one of index, label, value" in str(raised.value)
+        assert page.eval_on_selector("#s", "s => s.value") == "g"
     finally:
         context.close()

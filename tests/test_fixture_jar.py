@@ -16,13 +16,14 @@ import pytest
 from fixture_jar import FIXTURE, INTERFACES, NO_NAMES, FixtureJar, build_fixture_jar
 
 from generator.allowlist import AllowlistEntry
-from generator.binding import Binder
+from generator.binding import HAND_AUTHOR, Binder
 from generator.diagnostics import Diagnostics, Level
 from generator.ir import Tool
 from generator.java_model import JavaMethod, JavaSurface, JavaType
 from generator.java_surface import build_surface
 from generator.lowering import LoweredResult, Lowerer, Unlowerable, enum_wire_values
-from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
+from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict, parse_annotation
+from generator.refusal import Refusal, RefusalKind
 from generator.targets import Target
 from generator.type_tree import (
     AnyJson,
@@ -81,10 +82,13 @@ def fixture_only_surface(fixture_jar: FixtureJar) -> JavaSurface:
     return build_surface(fixture_jar.jar, None, [FIXTURE], "0.0.0")
 
 
+_NONE = parse_annotation("None")
+
+
 def _param(
     name: str, annotation: str, has_default: bool = False, keyword_only: bool = False
 ) -> PyParam:
-    return PyParam(name, annotation, has_default, keyword_only)
+    return PyParam(name, parse_annotation(annotation), has_default, keyword_only)
 
 
 def _python_surface(
@@ -103,27 +107,27 @@ def _python_surface(
                 _param("force", "typing.Optional[bool]", True, True),
                 _param("mode", f"typing.Optional[{mode_literal}]", True, True),
             ),
-            "str",
+            parse_annotation("str"),
             False,
         ),
-        "set_location": PyMethod("set_location", (_param("location", "Location"),), "None", False),
+        "set_location": PyMethod("set_location", (_param("location", "Location"),), _NONE, False),
         "set_headers": PyMethod(
-            "set_headers", (_param("headers", "typing.Dict[str, typing.List[str]]"),), "None", False
+            "set_headers", (_param("headers", "typing.Dict[str, typing.List[str]]"),), _NONE, False
         ),
         "watch": PyMethod(
-            "watch", (_param("timeout", "typing.Optional[float]", True, True),), "None", False
+            "watch", (_param("timeout", "typing.Optional[float]", True, True),), _NONE, False
         ),
         "wait_for_thing": PyMethod(
-            "wait_for_thing", (_param("predicate", "typing.Callable[[str], bool]"),), "None", False
+            "wait_for_thing", (_param("predicate", "typing.Callable[[str], bool]"),), _NONE, False
         ),
     }
     location = PyTypedDict(
         "Location",
         (
-            ("latitude", "float"),
-            ("longitude", "float"),
-            ("label", "str"),
-            ("accuracy", "NotRequired[float]"),
+            ("latitude", parse_annotation("float")),
+            ("longitude", parse_annotation("float")),
+            ("label", parse_annotation("str")),
+            ("accuracy", parse_annotation("float")),
         ),
         ("latitude", "longitude", "label"),
     )
@@ -133,7 +137,9 @@ def _python_surface(
         async_classes={"Fixture": dict(methods)},
         typed_dicts={"Location": location}
         | (
-            {"Elsewhere": PyTypedDict("Elsewhere", (("mode", elsewhere),), ())} if elsewhere else {}
+            {"Elsewhere": PyTypedDict("Elsewhere", (("mode", parse_annotation(elsewhere)),), ())}
+            if elsewhere
+            else {}
         ),
     )
 
@@ -160,7 +166,7 @@ def _bind(
     method: str,
     target: Target = FIXTURE_TARGET,
     python_surface: PythonSurface | None = None,
-) -> tuple[Tool | None, Diagnostics]:
+) -> tuple[Tool | Refusal, Diagnostics]:
     diagnostics = Diagnostics()
     binder = Binder(surface, python_surface or _python_surface(), diagnostics)
     entry = AllowlistEntry(target=target, method=method, location="allowlist.yaml:1:3")
@@ -421,7 +427,9 @@ def test_lowered_result(
     python_returns: str,
     expected: tuple[TypeNode, str, str],
 ) -> None:
-    lowered = lowerer.lower_result(_method(fixture_surface, signature).returns, python_returns)
+    lowered = lowerer.lower_result(
+        _method(fixture_surface, signature).returns, parse_annotation(python_returns)
+    )
     assert isinstance(lowered, LoweredResult)
     assert (lowered.type, lowered.shape.kind, lowered.note) == expected
 
@@ -429,7 +437,9 @@ def test_lowered_result(
 def test_type_variable_result_is_unlowerable(
     lowerer: Lowerer, fixture_surface: JavaSurface
 ) -> None:
-    lowered = lowerer.lower_result(_method(fixture_surface, "cast(Class<T>)").returns, "typing.Any")
+    lowered = lowerer.lower_result(
+        _method(fixture_surface, "cast(Class<T>)").returns, parse_annotation("typing.Any")
+    )
     assert lowered == Unlowerable("T", "a type variable has no JSON form")
 
 
@@ -437,7 +447,7 @@ def test_interface_returned_is_live_when_only_mentioned(fixture_only_surface: Ja
     # With only Fixture reflected, NoNames is an opaque live object, like Playwright's Locator.
     assert fixture_only_surface.opaque == ("com.microsoft.playwright.Handle", f"{NO_NAMES}")
     lowered = Lowerer(fixture_only_surface, {}).lower_result(
-        _method(fixture_only_surface, "partner()").returns, '"NoNames"'
+        _method(fixture_only_surface, "partner()").returns, parse_annotation('"NoNames"')
     )
     assert isinstance(lowered, LoweredResult)
     assert (lowered.type, lowered.note) == (
@@ -449,7 +459,9 @@ def test_interface_returned_is_live_when_only_mentioned(fixture_only_surface: Ja
 def test_reflected_interface_returned_is_live_too(
     lowerer: Lowerer, fixture_surface: JavaSurface
 ) -> None:
-    lowered = lowerer.lower_result(_method(fixture_surface, "partner()").returns, '"NoNames"')
+    lowered = lowerer.lower_result(
+        _method(fixture_surface, "partner()").returns, parse_annotation('"NoNames"')
+    )
     assert isinstance(lowered, LoweredResult)
     assert (lowered.type, lowered.note) == (
         Null(),
@@ -583,7 +595,7 @@ def test_schema_of_value_class_requires_constructor_fields(lowerer: Lowerer) -> 
 def test_options_overload_pair_merges_into_one_tool(fixture_surface: JavaSurface) -> None:
     tool, diagnostics = _bind(fixture_surface, "fill")
     assert diagnostics.at_least(Level.WARNING) == []
-    assert tool is not None
+    assert isinstance(tool, Tool)
     assert tool.name.value == "fx_fill"
     assert tool.java_signatures == (
         f"{FIXTURE}#fill(String)",
@@ -614,7 +626,7 @@ def test_enum_values_that_differ_from_python_are_reported(fixture_surface: JavaS
         'Literal["fast", "slow"]', elsewhere='Literal["fast", "no-preference"]'
     )
     tool, diagnostics = _bind(fixture_surface, "fill", python_surface=python_surface)
-    assert tool is not None  # the binding follows Java
+    assert isinstance(tool, Tool)  # the binding follows Java
     assert {p.wire_name: p.type for p in tool.params}["mode"] == MODE
     [warning] = diagnostics.at_least(Level.WARNING)
     assert warning.location == f"{FIXTURE}#fill(mode)"
@@ -624,7 +636,7 @@ def test_enum_values_that_differ_from_python_are_reported(fixture_surface: JavaS
 def test_value_class_parameter_binds_to_python_typed_dict(fixture_surface: JavaSurface) -> None:
     tool, diagnostics = _bind(fixture_surface, "setLocation")
     assert diagnostics.at_least(Level.WARNING) == []
-    assert tool is not None
+    assert isinstance(tool, Tool)
     [param] = tool.params
     assert param.wire_name == "location" and param.required
     assert isinstance(param.type, ObjectOf) and param.type.name == "Location"
@@ -634,24 +646,25 @@ def test_value_class_parameter_binds_to_python_typed_dict(fixture_surface: JavaS
 
 def test_option_with_callback_is_left_out(fixture_surface: JavaSurface) -> None:
     tool, diagnostics = _bind(fixture_surface, "watch")
-    assert tool is not None
+    assert isinstance(tool, Tool)
     assert [(p.wire_name, p.required) for p in tool.params] == [("timeout", False)]
     infos = [d for d in diagnostics if d.level == Level.INFO]
     assert any("'listener'" in d.message and "left out" in d.message for d in infos)
 
 
 @pytest.mark.parametrize(
-    ("method", "message_part"),
+    ("method", "kind", "message_part"),
     [
-        ("onThing", "registers an event listener"),
-        ("waitForThing", "cannot be generated"),
+        ("onThing", RefusalKind.EVENT, "registers an event listener"),
+        ("waitForThing", RefusalKind.CALLBACK, "cannot be generated"),
     ],
 )
 def test_callback_method_asks_to_hand_author(
-    fixture_surface: JavaSurface, method: str, message_part: str
+    fixture_surface: JavaSurface, method: str, kind: RefusalKind, message_part: str
 ) -> None:
     tool, diagnostics = _bind(fixture_surface, method)
-    assert tool is None
+    assert isinstance(tool, Refusal)
+    assert (tool.kind, tool.hint) == (kind, HAND_AUTHOR)
     [error] = diagnostics.at_least(Level.ERROR)
     assert error.location == "allowlist.yaml:1:3"
     assert message_part in error.message and f"{FIXTURE}#{method}" in error.message
@@ -660,7 +673,7 @@ def test_callback_method_asks_to_hand_author(
 
 def test_non_string_map_key_cannot_be_generated(fixture_surface: JavaSurface) -> None:
     tool, diagnostics = _bind(fixture_surface, "setCounts")
-    assert tool is None
+    assert isinstance(tool, Refusal) and tool.kind == RefusalKind.OTHER
     [error] = diagnostics.at_least(Level.ERROR)
     assert f"{FIXTURE}#setCounts cannot be generated" in error.message
     # Not a callback: hand-authoring is not the fix.
@@ -672,6 +685,6 @@ def test_non_string_map_key_cannot_be_generated(fixture_surface: JavaSurface) ->
 
 def test_method_without_parameter_names_is_refused(fixture_surface: JavaSurface) -> None:
     tool, diagnostics = _bind(fixture_surface, "type", NO_NAMES_TARGET)
-    assert tool is None
+    assert isinstance(tool, Refusal) and "no parameter names" in tool.detail
     [error] = diagnostics.at_least(Level.ERROR)
     assert "no parameter names" in error.message and "-parameters" in error.hint

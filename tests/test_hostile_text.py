@@ -91,7 +91,7 @@ def hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def tool(java_surface: JavaSurface, python_surface: PythonSurface) -> Tool:
     entry = AllowlistEntry(TARGETS["page"], "setExtraHTTPHeaders", "allowlist.yaml:3:5")
     bound = Binder(java_surface, python_surface, Diagnostics()).bind(entry)
-    assert bound is not None
+    assert isinstance(bound, Tool)
     return bound
 
 

@@ -28,7 +28,8 @@ from generator.diagnostics import Diagnostics
 from generator.ir import Tool
 from generator.java_model import JavaSurface
 from generator.java_surface import build_surface
-from generator.python_api import PyMethod, PyParam, PythonSurface
+from generator.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
+from generator.refusal import Refusal
 from generator.render import Renderer, default_templates
 from generator.surface_report import build_report
 from generator.targets import Target
@@ -99,16 +100,20 @@ def names_surface(tmp_path_factory: pytest.TempPathFactory) -> JavaSurface:
 
 
 def _param(name: str) -> PyParam:
-    return PyParam(name, "str", False, False)
+    return PyParam(name, parse_annotation("str"), False, False)
 
 
 def _python_surface() -> PythonSurface:
     """What a Python API would say: Java's names in snake_case, a Python keyword with PEP 8's
     trailing underscore (`from_`), as Playwright's own `Locator.and_` has it for method names."""
     methods = {
-        "send": PyMethod("send", tuple(map(_param, SEND_ARGS)), "None", False),
-        "relay": PyMethod("relay", (_param("from_"), _param("to")), "None", False),
-        "configure": PyMethod("configure", (_param("parameters"),), "None", False),
+        "send": PyMethod("send", tuple(map(_param, SEND_ARGS)), parse_annotation("None"), False),
+        "relay": PyMethod(
+            "relay", (_param("from_"), _param("to")), parse_annotation("None"), False
+        ),
+        "configure": PyMethod(
+            "configure", (_param("parameters"),), parse_annotation("None"), False
+        ),
     }
     return PythonSurface(
         version="0.0.0",
@@ -118,7 +123,7 @@ def _python_surface() -> PythonSurface:
     )
 
 
-def _bind(surface: JavaSurface, method: str) -> tuple[Tool | None, Diagnostics]:
+def _bind(surface: JavaSurface, method: str) -> tuple[Tool | Refusal, Diagnostics]:
     diagnostics = Diagnostics()
     entry = AllowlistEntry(target=TARGET, method=method, location="allowlist.yaml:3:13")
     return Binder(surface, _python_surface(), diagnostics).bind(entry), diagnostics
@@ -137,7 +142,7 @@ def _render(surface: JavaSurface, tools: list[Tool], out: Path) -> Path:
 @pytest.fixture(scope="module")
 def send(names_surface: JavaSurface) -> Tool:
     tool, diagnostics = _bind(names_surface, "send")
-    assert tool is not None, [d.render() for d in diagnostics]
+    assert isinstance(tool, Tool), [d.render() for d in diagnostics]
     return tool
 
 
@@ -231,14 +236,14 @@ def test_python_keyword_parameter_binds_to_its_escaped_python_name(
     names_surface: JavaSurface,
 ) -> None:
     tool, diagnostics = _bind(names_surface, "relay")
-    assert tool is not None, [d.render() for d in diagnostics]
+    assert isinstance(tool, Tool), [d.render() for d in diagnostics]
     assert [(p.wire_name, p.python_name) for p in tool.params] == [("from", "from_"), ("to", "to")]
     assert shim_view(tool).sync_call == "page.relay(from_=self.from_, to=self.to)"
 
 
 def test_parameter_named_like_a_shim_member(names_surface: JavaSurface, tmp_path: Path) -> None:
     tool, diagnostics = _bind(names_surface, "configure")
-    assert tool is not None, [d.render() for d in diagnostics]
+    assert isinstance(tool, Tool), [d.render() for d in diagnostics]
     tree = _render(names_surface, [tool], tmp_path)
     done = _python(
         """

@@ -179,13 +179,7 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
     "web_uncheck": _SIGNAL,
     "web_unroute": _UNROUTE,
     "web_unrouteAll": _UNROUTE_ALL,
-    "web_waitForFunction": (
-        _EXPRESSION,
-        "ts-only polling: Java names this option pollingInterval (Double), Python and TS "
-        "polling (number or 'raf'); the generator leaves it out because Python has no "
-        "polling_interval (generated/SURFACE.md)",
-        _SIGNAL,
-    ),
+    "web_waitForFunction": (_EXPRESSION, _SIGNAL),
     "web_waitForLoadState": _SIGNAL,
     "web_waitForSelector": _SIGNAL,
     "web_waitForURL": _SIGNAL,

@@ -164,6 +164,21 @@ export interface ResponseSummary {
   ok: boolean;
 }
 
+export interface SelectOption {
+  /**
+   * Matches by the index. Optional.
+   */
+  index?: number;
+  /**
+   * Matches by `option.label`. Optional.
+   */
+  label?: string;
+  /**
+   * Matches by `option.value`. Optional.
+   */
+  value?: string;
+}
+
 export interface ViewportSize {
   /**
    * page height in pixels.
@@ -3101,7 +3116,7 @@ export interface WebTools {
       /**
        * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
        */
-      values: string | string[];
+      values: SelectOption | SelectOption[] | string | string[];
       /**
        * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
        */
@@ -3859,7 +3874,7 @@ export interface WebTools {
       /**
        * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
        */
-      values: string | string[];
+      values: SelectOption | SelectOption[] | string | string[];
       /**
        * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
        */
@@ -4015,7 +4030,7 @@ export interface WebTools {
    */
   web_setGeolocation: {
     args: {
-      geolocation: Geolocation;
+      geolocation: Geolocation | null;
     };
     result: null;
   };
@@ -4291,6 +4306,10 @@ export interface WebTools {
        * Optional argument to pass to `expression`.
        */
       arg?: JsonValue;
+      /**
+       * If specified, then it is treated as an interval in milliseconds at which the function would be executed. By default if the option is not specified `expression` is executed in `requestAnimationFrame` callback.
+       */
+      polling?: number | "raf";
       /**
        * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
        */

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from generator.type_tree import (
     AnyJson,
@@ -23,32 +23,45 @@ from generator.type_tree import (
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+class JsonSchemaWriter:
+    """Schemas (draft 2020-12) for the neutral types; every object schema is closed."""
+
+    def write(self, node: TypeNode) -> dict[str, Any]:
+        match node:
+            case Scalar(kind):
+                return {"type": kind}
+            case AnyJson():
+                return {}
+            case Null():
+                return {"type": "null"}
+            case LocatorSelector():
+                return {
+                    "type": "string",
+                    "description": "A selector; the element(s) it locates are passed.",
+                }
+            case Base64Bytes():
+                return {"type": "string", "contentEncoding": "base64"}
+            case ListOf(item):
+                return {"type": "array", "items": self.write(item)}
+            case MapOf(value):
+                return {"type": "object", "additionalProperties": self.write(value)}
+            case EnumOf(_, values):
+                return {"type": "string", "enum": list(values)}
+            case OneOf(options):
+                return {"anyOf": [self.write(o) for o in options]}
+            case Nullable(inner):
+                return {"anyOf": [self.write(inner), {"type": "null"}]}
+            case ObjectOf(name, fields):
+                return object_schema(fields, title=name)
+            case _:
+                assert_never(node)
+
+
+WRITER = JsonSchemaWriter()
+
+
 def schema(node: TypeNode) -> dict[str, Any]:
-    if isinstance(node, Scalar):
-        return {"type": node.kind}
-    if isinstance(node, AnyJson):
-        return {}
-    if isinstance(node, Null):
-        return {"type": "null"}
-    if isinstance(node, LocatorSelector):
-        return {
-            "type": "string",
-            "description": "A selector; the element(s) it locates are passed.",
-        }
-    if isinstance(node, Base64Bytes):
-        return {"type": "string", "contentEncoding": "base64"}
-    if isinstance(node, ListOf):
-        return {"type": "array", "items": schema(node.item)}
-    if isinstance(node, MapOf):
-        return {"type": "object", "additionalProperties": schema(node.value)}
-    if isinstance(node, EnumOf):
-        return {"type": "string", "enum": list(node.values)}
-    if isinstance(node, OneOf):
-        return {"anyOf": [schema(o) for o in node.options]}
-    if isinstance(node, Nullable):
-        return {"anyOf": [schema(node.inner), {"type": "null"}]}
-    assert isinstance(node, ObjectOf)
-    return object_schema(node.fields, title=node.name)
+    return WRITER.write(node)
 
 
 def object_schema(fields: tuple[Field, ...], title: str | None = None) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import assert_never
 
 from generator.type_tree import (
     AnyJson,
@@ -24,30 +25,41 @@ _SCALARS = {"string": "string", "integer": "number", "number": "number", "boolea
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 
 
+class TypeScriptWriter:
+    """TypeScript type expressions; object types are referred to by their interface name."""
+
+    def write(self, node: TypeNode) -> str:
+        match node:
+            case Scalar(kind):
+                return _SCALARS[kind]
+            case AnyJson():
+                return "JsonValue"
+            case Null():
+                return "null"
+            case LocatorSelector() | Base64Bytes():
+                return "string"
+            case ListOf(item):
+                text = self.write(item)
+                return f"({text})[]" if "|" in text else f"{text}[]"
+            case MapOf(value):
+                return f"Record<string, {self.write(value)}>"
+            case EnumOf(_, values):
+                return " | ".join(json.dumps(v) for v in values)
+            case OneOf(options):
+                return " | ".join(self.write(o) for o in options)
+            case Nullable(inner):
+                return f"{self.write(inner)} | null"
+            case ObjectOf(name):
+                return name
+            case _:
+                assert_never(node)
+
+
+WRITER = TypeScriptWriter()
+
+
 def type_expression(node: TypeNode) -> str:
-    if isinstance(node, Scalar):
-        return _SCALARS[node.kind]
-    if isinstance(node, AnyJson):
-        return "JsonValue"
-    if isinstance(node, Null):
-        return "null"
-    if isinstance(node, LocatorSelector):
-        return "string"
-    if isinstance(node, Base64Bytes):
-        return "string"
-    if isinstance(node, ListOf):
-        item = type_expression(node.item)
-        return f"({item})[]" if "|" in item else f"{item}[]"
-    if isinstance(node, MapOf):
-        return f"Record<string, {type_expression(node.value)}>"
-    if isinstance(node, EnumOf):
-        return " | ".join(json.dumps(v) for v in node.values)
-    if isinstance(node, OneOf):
-        return " | ".join(type_expression(o) for o in node.options)
-    if isinstance(node, Nullable):
-        return f"{type_expression(node.inner)} | null"
-    assert isinstance(node, ObjectOf)
-    return node.name
+    return WRITER.write(node)
 
 
 def property_key(name: str) -> str:

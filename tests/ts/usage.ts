@@ -32,7 +32,7 @@ const evaluateArgs: Equals<WebTools["web_evaluate"]["args"], { expression: strin
 const evaluateResult: Equals<WebTools["web_evaluate"]["result"], JsonValue> = true;
 const headersArgs: Equals<WebTools["web_setExtraHTTPHeaders"]["args"], { headers: Record<string, string> }> = true;
 const viewportArgs: Equals<WebTools["web_setViewportSize"]["args"], { width: number; height: number }> = true;
-const geolocationArgs: Equals<WebTools["web_setGeolocation"]["args"], { geolocation: Geolocation }> = true;
+const geolocationArgs: Equals<WebTools["web_setGeolocation"]["args"], { geolocation: Geolocation | null }> = true;
 const geolocationShape: Equals<Geolocation, { accuracy?: number; latitude: number; longitude: number }> = true;
 const offlineArgs: Equals<WebTools["web_setOfflineMode"]["args"], { offline: boolean }> = true;
 const initScriptArgs: Equals<WebTools["web_addInitScript"]["args"], { script: string }> = true;
@@ -138,9 +138,21 @@ export async function wrongUse(): Promise<void> {
   await client.tools.web_setGeolocation({ geolocation: { longitude: 30.31667 } });
   // @ts-expect-error
   await client.tools.web_setGeolocation({ geolocation: { latitude: 59.95 } });
-  // The tool's JSON schema requires an object; `null` is not accepted (unlike Playwright's own API).
-  // @ts-expect-error
+  // `null` clears the emulated position, as in Playwright's own API; leaving it out is an error.
   await client.tools.web_setGeolocation({ geolocation: null });
+  // @ts-expect-error
+  await client.tools.web_setGeolocation({});
+
+  // polling is a number of milliseconds or "raf", nothing else.
+  await client.tools.web_waitForFunction({ expression: "1", polling: 50 });
+  await client.tools.web_waitForFunction({ expression: "1", polling: "raf" });
+  // @ts-expect-error
+  await client.tools.web_waitForFunction({ expression: "1", polling: "often" });
+
+  // selectOption takes strings or {value}, {label}, {index} objects, alone or in a list.
+  await client.tools.web_selectOption({ selector: "#s", values: [{ label: "Blue" }, { index: 2 }] });
+  // @ts-expect-error
+  await client.tools.web_selectOption({ selector: "#s", values: { text: "Blue" } });
 
   // Unknown tools do not exist, neither as methods nor by name.
   // @ts-expect-error

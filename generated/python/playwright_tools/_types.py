@@ -187,6 +187,19 @@ class ResponseSummary(TypedDict):
     ok: bool
 
 
+class SelectOption(TypedDict):
+    """The `SelectOption` JSON object."""
+
+    index: NotRequired[int]
+    """Matches by the index. Optional."""
+
+    label: NotRequired[str]
+    """Matches by `option.label`. Optional."""
+
+    value: NotRequired[str]
+    """Matches by `option.value`. Optional."""
+
+
 class ViewportSize(TypedDict):
     """The `ViewportSize` JSON object."""
 

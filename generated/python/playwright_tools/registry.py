@@ -448,6 +448,8 @@ def dispatch(name: str, args: object, page: SyncPage) -> JsonValue:
     shim = prepare(name, args)
     try:
         return cast(JsonValue, shim.run(page))
+    except ToolError:
+        raise  # an argument found wrong while the call was built, before the browser was touched
     except SyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
     except Exception as error:  # an argument Playwright rejects in its own way: still a tool error
@@ -459,6 +461,8 @@ async def adispatch(name: str, args: object, page: AsyncPage) -> JsonValue:
     shim = prepare(name, args)
     try:
         return cast(JsonValue, await shim.arun(page))
+    except ToolError:
+        raise  # an argument found wrong while the call was built, before the browser was touched
     except AsyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
     except Exception as error:  # an argument Playwright rejects in its own way: still a tool error

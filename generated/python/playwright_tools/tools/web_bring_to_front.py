@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import ClassVar
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage

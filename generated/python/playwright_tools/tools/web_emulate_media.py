@@ -9,7 +9,7 @@ from typing import ClassVar, Literal, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from playwright_tools._types import JsonValue, UNSET, Unset
+from playwright_tools._types import UNSET, JsonValue, Unset
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from playwright_tools._types import JsonValue
 from playwright_tools._convert import to_json
+from playwright_tools._types import JsonValue
 
 
 @dataclass(frozen=True)

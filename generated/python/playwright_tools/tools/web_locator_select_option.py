@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from playwright_tools._types import JsonValue
+from playwright_tools._convert import spread
+from playwright_tools._types import JsonValue, SelectOption
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,53 @@ class WebLocatorSelectOption:
                 "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
             },
             "values": {
-                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "title": "SelectOption",
+                        "properties": {
+                            "index": {
+                                "type": "integer",
+                                "description": "Matches by the index. Optional.",
+                            },
+                            "label": {
+                                "type": "string",
+                                "description": "Matches by `option.label`. Optional.",
+                            },
+                            "value": {
+                                "type": "string",
+                                "description": "Matches by `option.value`. Optional.",
+                            },
+                        },
+                        "required": [],
+                        "additionalProperties": False,
+                    },
+                    {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "title": "SelectOption",
+                            "properties": {
+                                "index": {
+                                    "type": "integer",
+                                    "description": "Matches by the index. Optional.",
+                                },
+                                "label": {
+                                    "type": "string",
+                                    "description": "Matches by `option.label`. Optional.",
+                                },
+                                "value": {
+                                    "type": "string",
+                                    "description": "Matches by `option.value`. Optional.",
+                                },
+                            },
+                            "required": [],
+                            "additionalProperties": False,
+                        },
+                    },
+                    {"type": "string"},
+                    {"type": "array", "items": {"type": "string"}},
+                ],
                 "description": "Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.",
             },
             "force": {
@@ -56,7 +103,7 @@ class WebLocatorSelectOption:
     selector: str
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
 
-    values: str | list[str]
+    values: SelectOption | list[SelectOption] | str | list[str]
     """Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match."""
 
     force: bool | None = None
@@ -72,7 +119,7 @@ class WebLocatorSelectOption:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             selector=cast("str", args["selector"]),
-            values=cast("str | list[str]", args["values"]),
+            values=cast("SelectOption | list[SelectOption] | str | list[str]", args["values"]),
             force=cast("bool | None", args.get("force")),
             noWaitAfter=cast("bool | None", args.get("noWaitAfter")),
             timeout=cast("float | None", args.get("timeout")),
@@ -80,7 +127,13 @@ class WebLocatorSelectOption:
 
     def run(self, page: SyncPage) -> list[str]:
         result: list[str] = page.locator(self.selector).select_option(
-            value=cast(Any, self.values),
+            **spread(
+                self.tool_name,
+                "values",
+                self.values,
+                "value",
+                {"index": "index", "label": "label", "value": "value"},
+            ),
             force=self.force,
             no_wait_after=self.noWaitAfter,
             timeout=self.timeout,
@@ -89,7 +142,13 @@ class WebLocatorSelectOption:
 
     async def arun(self, page: AsyncPage) -> list[str]:
         result: list[str] = await page.locator(self.selector).select_option(
-            value=cast(Any, self.values),
+            **spread(
+                self.tool_name,
+                "values",
+                self.values,
+                "value",
+                {"index": "index", "label": "label", "value": "value"},
+            ),
             force=self.force,
             no_wait_after=self.noWaitAfter,
             timeout=self.timeout,

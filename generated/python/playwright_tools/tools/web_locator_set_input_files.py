@@ -9,8 +9,8 @@ from typing import Any, ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from playwright_tools._types import FilePayload, JsonValue
 from playwright_tools._convert import decode_base64
+from playwright_tools._types import FilePayload, JsonValue
 
 
 @dataclass(frozen=True)

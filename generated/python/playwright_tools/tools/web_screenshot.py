@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import base64
-
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Literal, TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, Literal, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from playwright_tools._types import JsonValue
+from playwright_tools._convert import spread
+from playwright_tools._types import JsonValue, SelectOption
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,53 @@ class WebSelectOption:
                 "description": "A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used.",
             },
             "values": {
-                "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "title": "SelectOption",
+                        "properties": {
+                            "index": {
+                                "type": "integer",
+                                "description": "Matches by the index. Optional.",
+                            },
+                            "label": {
+                                "type": "string",
+                                "description": "Matches by `option.label`. Optional.",
+                            },
+                            "value": {
+                                "type": "string",
+                                "description": "Matches by `option.value`. Optional.",
+                            },
+                        },
+                        "required": [],
+                        "additionalProperties": False,
+                    },
+                    {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "title": "SelectOption",
+                            "properties": {
+                                "index": {
+                                    "type": "integer",
+                                    "description": "Matches by the index. Optional.",
+                                },
+                                "label": {
+                                    "type": "string",
+                                    "description": "Matches by `option.label`. Optional.",
+                                },
+                                "value": {
+                                    "type": "string",
+                                    "description": "Matches by `option.value`. Optional.",
+                                },
+                            },
+                            "required": [],
+                            "additionalProperties": False,
+                        },
+                    },
+                    {"type": "string"},
+                    {"type": "array", "items": {"type": "string"}},
+                ],
                 "description": "Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.",
             },
             "force": {
@@ -56,7 +103,7 @@ class WebSelectOption:
     selector: str
     """A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used."""
 
-    values: str | list[str]
+    values: SelectOption | list[SelectOption] | str | list[str]
     """Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match."""
 
     force: bool | None = None
@@ -75,7 +122,7 @@ class WebSelectOption:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
             selector=cast("str", args["selector"]),
-            values=cast("str | list[str]", args["values"]),
+            values=cast("SelectOption | list[SelectOption] | str | list[str]", args["values"]),
             force=cast("bool | None", args.get("force")),
             noWaitAfter=cast("bool | None", args.get("noWaitAfter")),
             strict=cast("bool | None", args.get("strict")),
@@ -85,7 +132,13 @@ class WebSelectOption:
     def run(self, page: SyncPage) -> list[str]:
         result: list[str] = page.select_option(
             selector=self.selector,
-            value=cast(Any, self.values),
+            **spread(
+                self.tool_name,
+                "values",
+                self.values,
+                "value",
+                {"index": "index", "label": "label", "value": "value"},
+            ),
             force=self.force,
             no_wait_after=self.noWaitAfter,
             strict=self.strict,
@@ -96,7 +149,13 @@ class WebSelectOption:
     async def arun(self, page: AsyncPage) -> list[str]:
         result: list[str] = await page.select_option(
             selector=self.selector,
-            value=cast(Any, self.values),
+            **spread(
+                self.tool_name,
+                "values",
+                self.values,
+                "value",
+                {"index": "index", "label": "label", "value": "value"},
+            ),
             force=self.force,
             no_wait_after=self.noWaitAfter,
             strict=self.strict,

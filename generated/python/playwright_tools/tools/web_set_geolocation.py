@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
@@ -25,40 +25,50 @@ class WebSetGeolocation:
         "type": "object",
         "properties": {
             "geolocation": {
-                "type": "object",
-                "title": "Geolocation",
-                "properties": {
-                    "accuracy": {
-                        "type": "number",
-                        "description": "Non-negative accuracy value. Defaults to `0`.",
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "title": "Geolocation",
+                        "properties": {
+                            "accuracy": {
+                                "type": "number",
+                                "description": "Non-negative accuracy value. Defaults to `0`.",
+                            },
+                            "latitude": {
+                                "type": "number",
+                                "description": "Latitude between -90 and 90.",
+                            },
+                            "longitude": {
+                                "type": "number",
+                                "description": "Longitude between -180 and 180.",
+                            },
+                        },
+                        "required": ["latitude", "longitude"],
+                        "additionalProperties": False,
                     },
-                    "latitude": {"type": "number", "description": "Latitude between -90 and 90."},
-                    "longitude": {
-                        "type": "number",
-                        "description": "Longitude between -180 and 180.",
-                    },
-                },
-                "required": ["latitude", "longitude"],
-                "additionalProperties": False,
+                    {"type": "null"},
+                ]
             }
         },
         "required": ["geolocation"],
         "additionalProperties": False,
     }
 
-    geolocation: Geolocation
+    geolocation: Geolocation | None
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebSetGeolocation:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
-            geolocation=cast("Geolocation", args["geolocation"]),
+            geolocation=cast("Geolocation | None", args["geolocation"]),
         )
 
     def run(self, page: SyncPage) -> None:
-        page.context.set_geolocation(geolocation=cast("_pw.Geolocation", self.geolocation))
+        page.context.set_geolocation(geolocation=cast("_pw.Geolocation | None", self.geolocation))
         return None
 
     async def arun(self, page: AsyncPage) -> None:
-        await page.context.set_geolocation(geolocation=cast("_pw.Geolocation", self.geolocation))
+        await page.context.set_geolocation(
+            geolocation=cast("_pw.Geolocation | None", self.geolocation)
+        )
         return None

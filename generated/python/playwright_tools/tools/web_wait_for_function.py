@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import Any, ClassVar, Literal, cast
 
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
@@ -28,6 +28,10 @@ class WebWaitForFunction:
                 "description": "JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.",
             },
             "arg": {"description": "Optional argument to pass to `expression`."},
+            "polling": {
+                "anyOf": [{"type": "number"}, {"type": "string", "enum": ["raf"]}],
+                "description": "If specified, then it is treated as an interval in milliseconds at which the function would be executed. By default if the option is not specified `expression` is executed in `requestAnimationFrame` callback.",
+            },
             "timeout": {
                 "type": "number",
                 "description": "Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
@@ -43,6 +47,9 @@ class WebWaitForFunction:
     arg: JsonValue = None
     """Optional argument to pass to `expression`."""
 
+    polling: float | Literal["raf"] | None = None
+    """If specified, then it is treated as an interval in milliseconds at which the function would be executed. By default if the option is not specified `expression` is executed in `requestAnimationFrame` callback."""
+
     timeout: float | None = None
     """Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
 
@@ -52,13 +59,24 @@ class WebWaitForFunction:
         return cls(
             expression=cast("str", args["expression"]),
             arg=args.get("arg"),
+            polling=cast("float | Literal['raf'] | None", args.get("polling")),
             timeout=cast("float | None", args.get("timeout")),
         )
 
     def run(self, page: SyncPage) -> None:
-        page.wait_for_function(expression=self.expression, arg=self.arg, timeout=self.timeout)
+        page.wait_for_function(
+            expression=self.expression,
+            arg=self.arg,
+            polling=cast(Any, self.polling),
+            timeout=self.timeout,
+        )
         return None
 
     async def arun(self, page: AsyncPage) -> None:
-        await page.wait_for_function(expression=self.expression, arg=self.arg, timeout=self.timeout)
+        await page.wait_for_function(
+            expression=self.expression,
+            arg=self.arg,
+            polling=cast(Any, self.polling),
+            timeout=self.timeout,
+        )
         return None

@@ -1,6 +1,4 @@
-"""{{ generated_by }}
-
-Converts between JSON and what Playwright's Python API takes or returns where the two differ:
+"""Converts between JSON and what Playwright's Python API takes or returns where the two differ:
 base64 strings marked `contentEncoding: base64` in a tool's schema become bytes on the way in, and
 JavaScript values that Python playwright decodes into non-JSON objects become JSON on the way out.
 """
@@ -11,11 +9,11 @@ import base64
 import datetime
 import math
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import ParseResult
 
-from {{ package }}._types import JsonValue
-
-from {{ package }}._validate import matches
+from playwright_tools._types import JsonValue
+from playwright_tools._validate import ToolError, matches
 
 
 def decode_base64(value: object, parameters: Mapping[str, object], name: str) -> object:
@@ -34,7 +32,7 @@ def to_json(value: object) -> JsonValue:
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, datetime.datetime):
-        utc = value.astimezone(datetime.timezone.utc) if value.tzinfo else value
+        utc = value.astimezone(datetime.UTC) if value.tzinfo else value
         return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
     if isinstance(value, ParseResult):
         return value.geturl()
@@ -63,3 +61,30 @@ def _decode(value: object, schema: object) -> object:
     if isinstance(value, dict) and isinstance(properties, Mapping):
         return {key: _decode(item, properties.get(key)) for key, item in value.items()}
     return value
+
+
+def spread(
+    tool: str, name: str, value: object, plain: str, keys: Mapping[str, str]
+) -> dict[str, Any]:
+    """Keyword arguments for argument `name`, which is a value, an object, or a list of either:
+    each object gives its one key's value to that key's keyword (`keys`), other values go to the
+    keyword `plain`; a list collects a list per keyword.
+
+    Raises ToolError (`invalid_argument`) for an object without exactly one key: Playwright matches
+    every key of one object together, which its Python keywords cannot say.
+    """
+    items = value if isinstance(value, list) else [value]
+    found: dict[str, list[object]] = {}
+    for index, item in enumerate(items):
+        if isinstance(item, Mapping):
+            if len(item) != 1:
+                path = f"{name}[{index}]" if isinstance(value, list) else name
+                one_of = ", ".join(keys)
+                raise ToolError(tool, "invalid_argument", f"give exactly one of {one_of}", path)
+            ((key, item),) = item.items()
+            found.setdefault(keys[key], []).append(item)
+        else:
+            found.setdefault(plain, []).append(item)
+    if isinstance(value, list):
+        return dict(found)
+    return {keyword: values[0] for keyword, values in found.items()}

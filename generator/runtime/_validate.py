@@ -1,6 +1,4 @@
-"""{{ generated_by }}
-
-Checks tool arguments against a tool's JSON Schema before anything touches the browser. It
+"""Checks tool arguments against a tool's JSON Schema before anything touches the browser. It
 understands exactly the schema forms the generator emits.
 """
 
@@ -11,7 +9,7 @@ import binascii
 from collections.abc import Mapping
 from typing import cast
 
-from {{ package }}._types import JsonValue
+from playwright_tools._types import JsonValue
 
 _TYPES = {
     "string": (str,),
@@ -57,7 +55,9 @@ def check(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) 
         return
     expected = schema.get("type")
     if isinstance(expected, str) and not _type_ok(value, expected):
-        raise ToolError(tool, "invalid_argument", f"expected {expected}, got {type(value).__name__}", path)
+        raise ToolError(
+            tool, "invalid_argument", f"expected {expected}, got {type(value).__name__}", path
+        )
     if schema.get("contentEncoding") == "base64" and isinstance(value, str):
         try:
             base64.b64decode(value, validate=True)
@@ -99,7 +99,9 @@ def _check_any_of(tool: str, value: object, options: list[dict[str, JsonValue]],
     raise ToolError(tool, "invalid_argument", f"matches none of: {details}", path)
 
 
-def _check_object(tool: str, value: dict[object, object], schema: Mapping[str, JsonValue], path: str) -> None:
+def _check_object(
+    tool: str, value: dict[object, object], schema: Mapping[str, JsonValue], path: str
+) -> None:
     properties = cast(dict[str, dict[str, JsonValue]], schema.get("properties", {}))
     required = cast(list[str], schema.get("required", []))
     extra = schema.get("additionalProperties", True)

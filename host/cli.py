@@ -1,0 +1,258 @@
+"""`python -m host serve`: the host on stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from host.config import LOOPBACK_HOSTS, HostConfig
+from host.registry import ToolRegistry
+
+log = logging.getLogger("host")
+
+TOKEN_ENV = "PLAYWRIGHT_TOOL_HOST_TOKEN"
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """`HOST:PORT`, `[::1]:PORT` or `PORT` (on 127.0.0.1)."""
+    if text.isdigit():
+        return "127.0.0.1", int(text)
+    if text.startswith("["):
+        host, _, port = text[1:].partition("]:")
+    else:
+        host, _, port = text.rpartition(":")
+    if not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m host", description="Serve the Playwright tools."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser(
+        "serve", help="serve the tools over MCP (stdio or HTTP) and the scripting callback"
+    )
+    mode = serve.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--stdio", action="store_true", help="MCP over standard input and output")
+    mode.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        type=parse_address,
+        help="streamable HTTP at /mcp and POST /scripting/callback (HOST defaults to 127.0.0.1; port 0 picks one)",
+    )
+    serve.add_argument(
+        "--toolset",
+        action="append",
+        metavar="NAME",
+        help="tools MCP lists: default (surfaceToLlm tools), all, or a toolset name; repeatable",
+    )
+    serve.add_argument(
+        "--executable-path",
+        default="/usr/bin/chromium",
+        help="Chromium to launch (default /usr/bin/chromium)",
+    )
+    serve.add_argument(
+        "--cdp-endpoint",
+        metavar="URL",
+        help="connect to a running browser over CDP instead of launching one",
+    )
+    serve.add_argument(
+        "--max-sessions", type=int, default=32, help="sessions held at once (default 32)"
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=900.0,
+        metavar="SECONDS",
+        help="close a session after this long without a call (default 900)",
+    )
+    serve.add_argument(
+        "--action-timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="default action timeout (default 5)",
+    )
+    serve.add_argument(
+        "--navigation-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="default navigation timeout (default 60)",
+    )
+    serve.add_argument(
+        "--dialogs",
+        choices=("report", "accept", "dismiss"),
+        default="report",
+        help="what happens to dialogs nobody answered (default report: they stay open until web_handle_dialog)",
+    )
+    serve.add_argument(
+        "--token-file",
+        type=Path,
+        help=f"file holding the bearer token HTTP callers must send (or set {TOKEN_ENV}); required off loopback",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another Host header value to accept (behind a proxy)",
+    )
+    serve.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another Origin to accept",
+    )
+    serve.add_argument(
+        "--generated",
+        type=Path,
+        help="the generator's output directory (default: found beside playwright_tools)",
+    )
+    serve.add_argument(
+        "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+    )
+    return parser
+
+
+def config_from(args: argparse.Namespace) -> HostConfig:
+    token = os.environ.get(TOKEN_ENV) or None
+    if args.token_file is not None:
+        token = args.token_file.read_text(encoding="utf-8").strip() or None
+    return HostConfig(
+        executable_path=args.executable_path or None,
+        cdp_endpoint=args.cdp_endpoint,
+        max_sessions=args.max_sessions,
+        idle_timeout=args.idle_timeout,
+        action_timeout=args.action_timeout,
+        navigation_timeout=args.navigation_timeout,
+        dialog_policy=args.dialogs,
+        toolsets=tuple(args.toolset or ("default",)),
+        generated_dir=args.generated,
+        token=token,
+        allowed_hosts=tuple(args.allowed_host),
+        allowed_origins=tuple(args.allowed_origin),
+    )
+
+
+def _warm_up() -> None:
+    """Import the generated tools in the background once the host is serving."""
+    from host.registry import generated_registry
+
+    generated_registry()
+
+
+async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
+    from mcp.server.stdio import stdio_server
+
+    from host.core import Host
+    from host.mcp_server import build_server
+
+    host = Host(config, registry)
+    server = build_server(host, host.registry.select(config.toolsets), fixed_key="stdio")
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, task.cancel)
+    try:
+        await host.start()
+        loop.run_in_executor(None, _warm_up)
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    except asyncio.CancelledError:
+        log.info("stopping on a signal")
+    finally:
+        await host.close()
+
+
+async def serve_http(config: HostConfig, registry: ToolRegistry, bind_host: str, port: int) -> None:
+    import uvicorn
+
+    from host.core import Host
+    from host.http_app import build_app
+
+    host = Host(config, registry)
+    app = build_app(host, bind_host)
+    family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
+    # IPPROTO_TCP, not 0: asyncio then sets TCP_NODELAY on every accepted connection (no 40 ms
+    # Nagle + delayed-ACK stalls between a response's head and body).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((bind_host, port))
+    sock.listen(128)
+    sock.setblocking(False)
+    actual = sock.getsockname()[1]
+    shown = f"[{bind_host}]" if ":" in bind_host else bind_host
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            log_level=logging.getLevelName(log.getEffectiveLevel()).lower(),
+            lifespan="on",
+            timeout_graceful_shutdown=5,
+            access_log=False,
+        )
+    )
+    asyncio.get_running_loop().run_in_executor(None, _warm_up)
+    print(
+        f"serving MCP at http://{shown}:{actual}/mcp and the scripting callback at http://{shown}:{actual}/scripting/callback",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        await server.serve(sockets=[sock])
+    finally:
+        await host.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        config = config_from(args)
+    except OSError as error:
+        print(f"error: cannot read the token file: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        registry = ToolRegistry(config.generated_dir)
+        registry.select(config.toolsets)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.stdio:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve_stdio(config, registry))
+        return 0
+    bind_host, port = args.http
+    if bind_host not in LOOPBACK_HOSTS and not config.token:
+        print(
+            f"error: binding to {bind_host} (not loopback) needs a bearer token: set {TOKEN_ENV} "
+            "or pass --token-file",
+            file=sys.stderr,
+        )
+        return 2
+    # uvicorn handles SIGTERM (graceful shutdown, the host closes its browser), then re-raises
+    # it once done; this handler turns that into a normal exit with status 0.
+    signal.signal(signal.SIGTERM, _exit_cleanly)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve_http(config, registry, bind_host, port))
+    return 0
+
+
+def _exit_cleanly(signum: int, frame: object) -> None:
+    raise SystemExit(0)

@@ -1,0 +1,64 @@
+"""The host's settings, one frozen value shared by every part of the host."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_BROWSER_ARGS = (
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+@dataclass(frozen=True)
+class HostConfig:
+    """Everything the host can be told; the defaults are the safe ones.
+
+    Guarantees: every limit is finite (sessions, buffers, result and body sizes, timeouts), so no
+    client can make the host hold unbounded memory or wait forever. Times are in seconds.
+    """
+
+    executable_path: str | None = "/usr/bin/chromium"
+    """Chromium to launch (Debian's by default); `None` uses Playwright's own lookup."""
+    cdp_endpoint: str | None = None
+    """Connect to a browser that runs elsewhere (`http://host:9222`) instead of launching one."""
+    headless: bool = True
+    browser_args: tuple[str, ...] = DEFAULT_BROWSER_ARGS
+    max_sessions: int = 32
+    """Sessions held at once; one more is refused with `too_many_sessions`."""
+    idle_timeout: float = 900.0
+    """A session with no call for this long is closed (its browser context with it)."""
+    action_timeout: float = 5.0
+    """Default timeout of a Playwright action (click, fill, ...)."""
+    navigation_timeout: float = 60.0
+    """Default timeout of a navigation; also bounds how long any one call may run (plus a margin)."""
+    dialog_policy: str = "report"
+    """`report`: a dialog stays open, is reported in results and blocks other calls until
+    `web_handle_dialog` answers it. `accept` / `dismiss`: answered at once, and reported."""
+    toolsets: tuple[str, ...] = ("default",)
+    """What MCP lists: `default` (tools marked `surfaceToLlm`), `all`, or toolset names."""
+    generated_dir: Path | None = None
+    """The generator's output (`generated/`); found beside the `playwright_tools` package if unset."""
+    max_result_bytes: int = 4 * 1024 * 1024
+    """A result larger than this (as JSON) is refused with `result_too_large`."""
+    max_body_bytes: int = 4 * 1024 * 1024
+    """An HTTP request body larger than this is answered 413."""
+    max_text_body: int = 64 * 1024
+    """`web_waitForResponse` returns at most this many characters of a text body."""
+    max_binary_body: int = 1024 * 1024
+    """... and at most this many bytes (base64-encoded) of a binary body."""
+    buffer_limit: int = 1000
+    """Console messages, network requests and responses kept per session (oldest dropped first)."""
+    message_limit: int = 4096
+    """Characters kept of one console message or page error."""
+    token: str | None = field(default=None, repr=False)
+    """Bearer token HTTP callers must present; required when binding off loopback."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Extra `Host` header values accepted (`name:port`), besides the loopback names."""
+    allowed_origins: tuple[str, ...] = ()
+    """Extra `Origin` header values accepted, besides the loopback origins."""

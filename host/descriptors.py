@@ -1,0 +1,109 @@
+"""`.tool.yaml` descriptors and `.toolset.yaml` toolsets: the generator's and the host's own.
+
+Both are read the same way; nothing here imports the generated Python package, so listing tools is
+fast and does not start Playwright.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import yaml
+
+from host.jsontypes import JsonObject
+
+HOST_DIR = Path(__file__).resolve().parent
+HOST_TOOLS_DIR = HOST_DIR / "tools"
+HOST_TOOLSETS_DIR = HOST_DIR / "toolsets"
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class ToolDescriptor:
+    """One tool as its `.tool.yaml` describes it.
+
+    Guarantees: `parameters` is the JSON Schema arguments are validated against (an object schema);
+    `origin` is `generated` (run by a `playwright_tools` shim) or `host` (run by the Python function
+    named by `implementation`, `module:function`).
+    """
+
+    name: str
+    description: str
+    parameters: JsonObject
+    returns: JsonObject
+    surface_to_llm: bool
+    origin: str
+    implementation: str = ""
+
+
+@dataclass(frozen=True)
+class Toolset:
+    """A named list of tools; `always_enabled` toolsets are what the scripting callback reaches."""
+
+    name: str
+    always_enabled: bool
+    tools: tuple[str, ...]
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping")
+    return cast(dict[str, Any], data)
+
+
+def read_descriptor(path: Path, origin: str) -> ToolDescriptor:
+    """Read one `.tool.yaml`; a host tool must name its implementation under `calls.python`."""
+    data = _load(path)
+    calls = data.get("calls") or {}
+    implementation = str(calls.get("python", "")) if origin == "host" else ""
+    if origin == "host" and ":" not in implementation:
+        raise ValueError(f"{path}: calls.python must be 'module:function'")
+    parameters = data.get("parameters")
+    if not isinstance(parameters, dict) or parameters.get("type") != "object":
+        raise ValueError(f"{path}: parameters must be an object schema")
+    return ToolDescriptor(
+        name=str(data["name"]),
+        description=str(data.get("description", "")),
+        parameters=cast(JsonObject, parameters),
+        returns=cast(JsonObject, data.get("returns") or {}),
+        surface_to_llm=bool(data.get("surfaceToLlm", False)),
+        origin=origin,
+        implementation=implementation,
+    )
+
+
+def read_descriptors(directory: Path, origin: str) -> list[ToolDescriptor]:
+    """Every `*.tool.yaml` in `directory`, sorted by file name."""
+    return [read_descriptor(p, origin) for p in sorted(directory.glob("*.tool.yaml"))]
+
+
+def read_toolsets(directory: Path) -> list[Toolset]:
+    """Every `*.toolset.yaml` in `directory`, sorted by file name."""
+    toolsets = []
+    for path in sorted(directory.glob("*.toolset.yaml")):
+        data = _load(path)
+        toolsets.append(
+            Toolset(
+                name=str(data["name"]),
+                always_enabled=bool(data.get("always_enabled", False)),
+                tools=tuple(str(t) for t in data.get("tools") or ()),
+            )
+        )
+    return toolsets
+
+
+def find_generated_dir() -> Path | None:
+    """The generator's output directory beside the importable `playwright_tools` package, if any.
+
+    `generated/python/playwright_tools` → `generated/`; found without importing the package.
+    """
+    spec = importlib.util.find_spec("playwright_tools")
+    if spec is None or spec.origin is None:
+        return None
+    candidate = Path(spec.origin).resolve().parents[2]
+    return candidate if (candidate / "tools").is_dir() else None

@@ -1,0 +1,69 @@
+"""One Starlette app: MCP over streamable HTTP at `/mcp`, the scripting callback, a health check."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp
+
+from host.core import Host
+from host.mcp_server import build_server
+from host.scripting import scripting_endpoint
+from host.security import SecurityMiddleware
+
+
+def build_app(host: Host, bind_host: str = "127.0.0.1") -> ASGIApp:
+    """The host's HTTP application, behind the security middleware.
+
+    Guarantees: `/mcp` keeps one MCP session per `mcp-session-id` (each with its own browser
+    session, closed when the MCP session ends or idles out, whichever is first); the host is
+    started with the app and closed (sessions, browser) when the app shuts down.
+    """
+    server = build_server(host, host.registry.select(host.config.toolsets))
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        json_response=False,
+        security_settings=None,  # SecurityMiddleware checks Host/Origin/token for every route
+        session_idle_timeout=host.config.idle_timeout,
+        max_request_body_size=host.config.max_body_bytes,
+        max_sessions=host.config.max_sessions,
+    )
+
+    async def health(request: Request) -> JSONResponse:
+        # Counted in the browser, not in the host's books: leaked contexts or pages would show.
+        browser = host.pool.connected
+        contexts = browser.contexts if browser is not None else []
+        return JSONResponse(
+            {
+                "ok": True,
+                "sessions": len(host.sessions),
+                "contexts": len(contexts),
+                "pages": sum(len(c.pages) for c in contexts),
+                "browserLaunches": host.pool.launches,
+            }
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await host.start()
+        try:
+            async with manager.run():
+                yield
+        finally:
+            await host.close()
+
+    app = Starlette(
+        routes=[
+            Route("/mcp", StreamableHTTPASGIApp(manager)),
+            Route("/scripting/callback", scripting_endpoint(host), methods=["POST"]),
+            Route("/healthz", health, methods=["GET"]),
+        ],
+        lifespan=lifespan,
+    )
+    return SecurityMiddleware(app, host.config, bind_host)

@@ -1,0 +1,147 @@
+"""The host's tools over MCP (the official Python SDK's low-level server).
+
+`tools/list` comes from the descriptors of the enabled toolsets; `tools/call` runs the tool in the
+session of the caller's connection. A failed call is an `isError` result whose text starts with
+`Error [code]`, never a protocol error; only a failure of the host itself is one.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from host.core import Host
+from host.errors import HostError
+from host.jsontypes import JsonObject
+from host.results import ToolOutcome
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "playwright-tool-host"
+INSTRUCTIONS = (
+    "Browser tools. Each connection has its own browser session (cookies, storage, tabs); every "
+    "tool acts on the current tab (see web_tabs). Results may carry 'dialogs' (open dialogs: "
+    "answer with web_handle_dialog), 'notes' (tabs opened, crashes) and 'session' (a new session)."
+)
+_KEY = "host.session_key"
+
+
+def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> str:
+    """The host session key of the MCP connection that sent this request.
+
+    Streamable HTTP: `mcp:` + the transport's `mcp-session-id`. Other transports (stdio, in
+    memory): a random key kept on the connection. Either way the host session is closed when the
+    connection ends.
+    """
+    # The SDK keeps the connection on the per-request session object; its scratch state and exit
+    # stack are the documented places for per-connection data and cleanup.
+    connection = getattr(ctx.session, "_connection", None)
+    state: dict[str, Any] = connection.state if connection is not None else {}
+    key = state.get(_KEY)
+    if key is None:
+        header = None
+        request = ctx.request
+        headers = getattr(request, "headers", None)
+        if headers is not None:
+            header = headers.get("mcp-session-id")
+        key = f"mcp:{header}" if header else f"mcp-connection:{secrets.token_hex(16)}"
+        state[_KEY] = key
+        if connection is not None:
+            connection.exit_stack.push_async_callback(host.end_session, key)
+    return str(key)
+
+
+def to_call_result(outcome: ToolOutcome) -> types.CallToolResult:
+    """An outcome as MCP content: text (and an image for screenshots) plus structuredContent."""
+    if not outcome.ok:
+        return types.CallToolResult(
+            content=[types.TextContent(text=outcome.text())],
+            structured_content=outcome.structured(),
+            is_error=True,
+        )
+    if outcome.image_mime is not None and isinstance(outcome.value, str):
+        summary: JsonObject = {"image": outcome.image_mime, "base64Length": len(outcome.value)}
+        structured = outcome.structured(summary)
+        return types.CallToolResult(
+            content=[
+                types.ImageContent(data=outcome.value, mime_type=outcome.image_mime),
+                types.TextContent(
+                    text=ToolOutcome(outcome.tool, True, summary, extras=outcome.extras).text()
+                ),
+            ],
+            structured_content=structured,
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(text=outcome.text())], structured_content=outcome.structured()
+    )
+
+
+def build_server(
+    host: Host, enabled: frozenset[str], *, fixed_key: str | None = None
+) -> Server[Any]:
+    """A low-level MCP server listing and running the `enabled` tools of `host`.
+
+    `fixed_key` serves every request in one session (stdio: one process, one connection), which
+    also works for the stateless 2026 protocol; without it each connection has its own session and
+    the server speaks only the handshake protocol (auto-negotiating clients fall back to it).
+    """
+    tools = [
+        types.Tool(
+            name=name,
+            description=host.registry.tools[name].description,
+            input_schema=dict(host.registry.tools[name].parameters),
+        )
+        for name in sorted(enabled)
+    ]
+    listing = types.ListToolsResult(tools=tools)
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return listing
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if fixed_key is None and ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return to_call_result(
+                ToolOutcome.failure(
+                    params.name,
+                    HostError(
+                        "stateless_connection",
+                        "this host keeps a browser session per connection and needs a stateful "
+                        "connection (the initialize handshake); connect without pinning a "
+                        "stateless protocol version",
+                    ),
+                )
+            )
+        key = fixed_key or session_key(ctx, host)
+        outcome = await host.call(key, params.name, params.arguments or {}, enabled=enabled)
+        return to_call_result(outcome)
+
+    async def no_discover(
+        ctx: ServerRequestContext[Any, Any], params: types.RequestParams | None
+    ) -> None:
+        # Browser sessions need a connection: make "auto" clients fall back to the handshake.
+        raise MCPError(
+            code=types.METHOD_NOT_FOUND, message="Method not found", data="server/discover"
+        )
+
+    server: Server[Any] = Server(
+        SERVER_NAME,
+        version="0.1.0",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+    if fixed_key is None:
+        server.add_request_handler("server/discover", types.RequestParams, no_discover)
+    server.middleware = []  # no per-message tracing span: the host keeps calls cheap
+    return server

@@ -1,0 +1,211 @@
+"""One registry of every tool the host can run: the generated ones and the host's own.
+
+Both kinds are described by `.tool.yaml` files, validated by the same JSON Schema checker (the
+generated package's), grouped by the same `.toolset.yaml` mechanism, and looked up by name.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+from host.config import HostConfig
+from host.descriptors import (
+    HOST_TOOLS_DIR,
+    HOST_TOOLSETS_DIR,
+    ToolDescriptor,
+    Toolset,
+    find_generated_dir,
+    read_descriptors,
+    read_toolsets,
+)
+from host.errors import HostError
+from host.jsontypes import JsonObject, JsonValue
+
+if TYPE_CHECKING:
+    from host.session import Session, Tab
+
+# Host tools that replace a generated tool of the same name, and why. Any other clash is an error.
+OVERRIDES = {
+    "web_unroute": "routes are the session's (web_route); Page.unroute cannot remove them",
+}
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What a hand-authored tool runs with: the caller's session, its current tab, the config."""
+
+    session: Session
+    tab: Tab
+    config: HostConfig
+
+
+HostImpl = Callable[[CallContext, JsonObject], Awaitable[JsonValue]]
+Runner = Callable[[CallContext], Awaitable[object]]
+
+_generated_registry: ModuleType | None = None
+
+
+def generated_registry() -> ModuleType:
+    """`playwright_tools.registry`, imported on first use (it imports ~200 tool modules)."""
+    global _generated_registry
+    if _generated_registry is None:
+        _generated_registry = importlib.import_module("playwright_tools.registry")
+    return _generated_registry
+
+
+Checker = Callable[[str, object, JsonObject, str], None]
+_check: Checker | None = None
+
+
+def _checker() -> Checker:
+    """The generated package's argument checker (the one its own tools use); jsonschema if absent."""
+    global _check
+    if _check is None:
+        try:
+            _check = cast(Checker, importlib.import_module("playwright_tools._validate").check)
+        except (ImportError, AttributeError):
+            _check = _jsonschema_check
+    return _check
+
+
+def _jsonschema_check(tool: str, value: object, schema: JsonObject, path: str) -> None:
+    import jsonschema  # type: ignore[import-untyped]
+
+    errors = sorted(
+        jsonschema.Draft202012Validator(schema).iter_errors(value), key=lambda e: e.path
+    )
+    if errors:
+        error = errors[0]
+        where = ".".join(str(p) for p in error.absolute_path)
+        code = "missing_argument" if error.validator == "required" else "invalid_argument"
+        if error.validator == "additionalProperties":
+            code = "unknown_argument"
+        raise HostError(code, error.message, tool=tool, path=where)
+
+
+class ToolRegistry:
+    """Every tool by name, every toolset by name.
+
+    Guarantees: names are unique (a host tool may replace a generated one only if listed in
+    `OVERRIDES`); every toolset names only known tools; `prepare` validates the arguments against
+    the tool's schema before anything touches a browser and raises `HostError` (code
+    `unknown_tool`, `tool_not_enabled`, `missing_argument`, `unknown_argument`, `invalid_argument`).
+    """
+
+    def __init__(self, generated_dir: Path | None = None) -> None:
+        generated_dir = generated_dir or find_generated_dir()
+        self.tools: dict[str, ToolDescriptor] = {}
+        self.toolsets: dict[str, Toolset] = {}
+        if generated_dir is not None:
+            for descriptor in read_descriptors(generated_dir / "tools", "generated"):
+                self.tools[descriptor.name] = descriptor
+            toolsets = read_toolsets(generated_dir / "toolsets")
+        else:
+            toolsets = self._descriptors_from_package()
+        for descriptor in read_descriptors(HOST_TOOLS_DIR, "host"):
+            existing = self.tools.get(descriptor.name)
+            if existing is not None and descriptor.name not in OVERRIDES:
+                raise ValueError(f"host tool {descriptor.name} clashes with a generated tool")
+            self.tools[descriptor.name] = descriptor
+        for toolset in [*toolsets, *read_toolsets(HOST_TOOLSETS_DIR)]:
+            unknown = [t for t in toolset.tools if t not in self.tools]
+            if unknown:
+                raise ValueError(f"toolset {toolset.name} names unknown tools: {unknown}")
+            self.toolsets[toolset.name] = toolset
+        self._impls: dict[str, HostImpl] = {}
+
+    def _descriptors_from_package(self) -> list[Toolset]:
+        """Without `generated/` on disk (an installed wheel), describe tools from the shims."""
+        registry = generated_registry()
+        tools = cast(dict[str, object], registry.TOOLS)
+        for name, shim in sorted(tools.items()):
+            self.tools[name] = ToolDescriptor(
+                name=name,
+                description=(getattr(shim, "__doc__", "") or "").strip(),
+                parameters=cast(JsonObject, getattr(shim, "parameters")),  # noqa: B009
+                returns={},
+                surface_to_llm=False,
+                origin="generated",
+            )
+        return [Toolset("web_framework", True, tuple(sorted(tools)))]
+
+    # -- selection -------------------------------------------------------------------------
+
+    def select(self, names: Iterable[str]) -> frozenset[str]:
+        """Tools enabled by toolset names: `default` (tools marked surfaceToLlm), `all`, or a toolset."""
+        enabled: set[str] = set()
+        for name in names:
+            if name == "all":
+                enabled.update(self.tools)
+            elif name == "default":
+                enabled.update(n for n, d in self.tools.items() if d.surface_to_llm)
+            elif name in self.toolsets:
+                enabled.update(self.toolsets[name].tools)
+            else:
+                known = ", ".join(["default", "all", *sorted(self.toolsets)])
+                raise ValueError(f"unknown toolset {name!r}; known: {known}")
+        return frozenset(enabled)
+
+    def always_enabled(self) -> frozenset[str]:
+        """The tools of every `always_enabled` toolset (what the scripting callback reaches)."""
+        return frozenset(t for ts in self.toolsets.values() if ts.always_enabled for t in ts.tools)
+
+    # -- lookup and validation -------------------------------------------------------------
+
+    def lookup(self, name: str, enabled: frozenset[str] | None) -> ToolDescriptor:
+        descriptor = self.tools.get(name)
+        if descriptor is None or (enabled is not None and name not in enabled):
+            pool = sorted(enabled if enabled is not None else self.tools)
+            folded = {n.lower(): n for n in pool}
+            guesses = [folded[name.lower()]] if name.lower() in folded else []
+            guesses += [
+                g
+                for g in difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+                if g not in guesses
+            ]
+            hint = f"; did you mean {', '.join(guesses)}?" if guesses else ""
+            if descriptor is None:
+                raise HostError("unknown_tool", f"there is no tool named {name!r}{hint}", tool=name)
+            raise HostError(
+                "tool_not_enabled",
+                f"{name!r} exists but is not enabled on this host (choose toolsets with --toolset){hint}",
+                tool=name,
+            )
+        return descriptor
+
+    def prepare(self, descriptor: ToolDescriptor, args: object) -> Runner:
+        """Validate `args` and return what runs the call; raises HostError before any browser work."""
+        try:
+            if descriptor.origin == "generated":
+                shim = generated_registry().prepare(descriptor.name, args)
+                return lambda call: cast(Awaitable[object], shim.arun(call.tab.page))
+            _checker()(descriptor.name, args, descriptor.parameters, "")
+        except HostError:
+            raise
+        except Exception as error:
+            code = getattr(error, "code", None)
+            if code is None:
+                raise
+            raise HostError(
+                str(code),
+                str(getattr(error, "detail", error)),
+                tool=descriptor.name,
+                path=str(getattr(error, "path", "")),
+            ) from None
+        impl = self._impl(descriptor)
+        arguments = cast(JsonObject, args)
+        return lambda call: impl(call, arguments)
+
+    def _impl(self, descriptor: ToolDescriptor) -> HostImpl:
+        impl = self._impls.get(descriptor.name)
+        if impl is None:
+            module_name, _, function = descriptor.implementation.partition(":")
+            impl = cast(HostImpl, getattr(importlib.import_module(module_name), function))
+            self._impls[descriptor.name] = impl
+        return impl

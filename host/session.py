@@ -1,0 +1,464 @@
+"""A session: one isolated BrowserContext with its tabs, current tab and event buffers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    Page,
+    Request,
+    Response,
+    Route,
+    WebError,
+)
+
+from host.config import HostConfig
+from host.globs import url_matches
+from host.jsontypes import JsonObject, JsonValue
+
+log = logging.getLogger(__name__)
+
+MAX_NOTES = 50
+_LEVELS = {"error": 3, "warning": 2, "info": 1, "debug": 0}
+_TYPE_LEVEL = {
+    "error": "error",
+    "assert": "error",
+    "warning": "warning",
+    "debug": "debug",
+    "trace": "debug",
+    "profile": "debug",
+    "profileEnd": "debug",
+}
+
+
+def console_level(message_type: str) -> str:
+    """The level (`error`, `warning`, `info`, `debug`) of a console message type."""
+    return _TYPE_LEVEL.get(message_type, "info")
+
+
+def level_at_least(level: str, minimum: str) -> bool:
+    return _LEVELS.get(level, 1) >= _LEVELS.get(minimum, 0)
+
+
+def clip(text: str, limit: int) -> str:
+    return (
+        text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
+    )
+
+
+@dataclass
+class Tab:
+    """One page of a session; `crashed` is set when its renderer died (it is then replaced)."""
+
+    page: Page
+    crashed: bool = False
+
+
+@dataclass
+class RouteRule:
+    """A route the session installed with `web_route`, and how often it fired."""
+
+    url: str
+    action: str
+    spec: JsonObject
+    times: int | None
+    hits: int = 0
+    handler: object = field(default=None, repr=False)
+
+    def to_json(self) -> JsonObject:
+        return {"url": self.url, "action": self.action, "hits": self.hits, "times": self.times}
+
+
+@dataclass
+class _ResponseWaiter:
+    url: str
+    status: int | None
+    future: asyncio.Future[Response]
+
+
+class Session:
+    """One caller's browser state, isolated from every other session's.
+
+    Guarantees: the session owns exactly one BrowserContext (cookies, storage, pages, routes are
+    its own); every page that opens in it (popups, `target=_blank`, `window.open`, new pages) joins
+    `tabs` as soon as Playwright reports it, and `current` is always one of `tabs` while the
+    session lives. Buffers (console, network, responses, dialogs, notes) are bounded by the
+    config's `buffer_limit`; when a limit drops entries the count is reported. `ended` is set (to a
+    reason) when the last tab closes, the context closes or the browser goes away; an ended session
+    runs no more calls. `lock` serialises the calls of one session.
+    """
+
+    def __init__(
+        self, key: str, context: BrowserContext, generation: int, config: HostConfig
+    ) -> None:
+        self.id = secrets.token_hex(16)
+        self.key = key
+        self.context = context
+        self.generation = generation
+        self.config = config
+        self.tabs: list[Tab] = []
+        self.current: Tab | None = None
+        self.lock = asyncio.Lock()
+        self.created = time.monotonic()
+        self.last_used = self.created
+        self.busy = 0
+        self.ended: str | None = None
+        self.notes: list[JsonValue] = []
+        """Events for the next result (tabs opened or crashed, dialogs answered); at most MAX_NOTES."""
+        self.console: deque[JsonObject] = deque(maxlen=config.buffer_limit)
+        self.console_dropped = 0
+        self.network: deque[tuple[Request, JsonObject]] = deque(maxlen=config.buffer_limit)
+        self.network_dropped = 0
+        self._network_index: dict[Request, JsonObject] = {}
+        self.responses: deque[Response] = deque(maxlen=min(config.buffer_limit, 200))
+        self._response_waiters: list[_ResponseWaiter] = []
+        self.open_dialogs: list[Dialog] = []
+        self.dialog_answer: tuple[bool, str | None] | None = None
+        self.routes: list[RouteRule] = []
+        self.inflight: asyncio.Task[object] | None = None
+        self.interrupted_by_dialog = False
+        self._background: set[asyncio.Task[None]] = set()
+        self._repairs: set[asyncio.Task[None]] = set()
+
+    # -- creation and teardown -------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls, key: str, browser: Browser, generation: int, config: HostConfig
+    ) -> Session:
+        context = await browser.new_context()
+        session = cls(key, context, generation, config)
+        context.set_default_timeout(config.action_timeout * 1000)
+        context.set_default_navigation_timeout(config.navigation_timeout * 1000)
+        context.on("page", session._adopt)
+        context.on("close", lambda _: session._end("the browser context was closed"))
+        context.on("console", session._on_console)
+        context.on("weberror", session._on_web_error)
+        context.on("dialog", session._on_dialog)
+        context.on("request", session._on_request)
+        context.on("response", session._on_response)
+        context.on("requestfailed", session._on_request_failed)
+        try:
+            page = await context.new_page()
+        except BaseException:
+            await context.close()
+            raise
+        session._adopt(page)
+        session.current = session.tabs[0]
+        session.notes.clear()  # the first tab is not news
+        return session
+
+    async def close(self) -> None:
+        """Close the context (and with it every tab); idempotent."""
+        self._end("the session was closed")
+        for task in list(self._background | self._repairs):
+            task.cancel()
+        for waiter in self._response_waiters:
+            if not waiter.future.done():
+                waiter.future.cancel()
+        try:
+            await self.context.close()
+        except Exception:  # the browser may be gone already
+            log.debug("closing a context failed", exc_info=True)
+
+    def _end(self, reason: str) -> None:
+        if self.ended is None:
+            self.ended = reason
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None], *, repair: bool = False) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
+        bucket = self._repairs if repair else self._background
+        bucket.add(task)
+        task.add_done_callback(bucket.discard)
+        task.add_done_callback(_consume)
+
+    # -- tabs ------------------------------------------------------------------------------
+
+    def index_of(self, page: Page | None) -> int | None:
+        for index, tab in enumerate(self.tabs):
+            if tab.page is page:
+                return index
+        return None
+
+    def _adopt(self, page: Page) -> None:
+        if self.index_of(page) is not None:
+            return
+        tab = Tab(page)
+        self.tabs.append(tab)
+        page.on("close", self._on_page_close)
+        page.on("crash", self._on_crash)
+        if self.current is None:
+            self.current = tab
+        else:
+            self.note({"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url})
+
+    def _on_page_close(self, page: Page) -> None:
+        index = self.index_of(page)
+        if index is None:
+            return
+        tab = self.tabs.pop(index)
+        self.open_dialogs = [d for d in self.open_dialogs if d.page is not page]
+        if tab is self.current:
+            self.current = self.tabs[max(0, index - 1)] if self.tabs else None
+        if not self.tabs and not tab.crashed:
+            self._end("the last tab was closed")
+
+    def _on_crash(self, page: Page) -> None:
+        index = self.index_of(page)
+        if index is not None:
+            self.mark_crashed(self.tabs[index])
+
+    def mark_crashed(self, tab: Tab) -> None:
+        """Replace a crashed tab by a new blank one at the same index (once)."""
+        if tab.crashed or tab not in self.tabs:
+            return
+        tab.crashed = True
+        self._spawn(self._replace(tab), repair=True)
+
+    async def _replace(self, tab: Tab) -> None:
+        try:
+            fresh = await self.context.new_page()
+        except Exception:
+            self._end("a tab crashed and no new tab could be opened")
+            return
+        self._adopt(fresh)
+        fresh_tab = self.tabs.pop()  # adopted at the end; move it into the crashed tab's place
+        if (
+            self.notes
+            and isinstance(self.notes[-1], dict)
+            and self.notes[-1].get("event") == "tab_opened"
+        ):
+            self.notes.pop()
+        index = self.index_of(tab.page)
+        position = index if index is not None else len(self.tabs)
+        self.tabs.insert(position, fresh_tab)
+        if self.current is tab:
+            self.current = fresh_tab
+        self.note({"event": "tab_crashed", "index": position, "replacedBy": "a new blank tab"})
+        if index is not None:
+            self.tabs.remove(tab)
+        try:
+            await tab.page.close()
+        except Exception:
+            log.debug("closing a crashed page failed", exc_info=True)
+
+    async def settle(self) -> None:
+        """Wait for crashed tabs to be replaced before the next call runs."""
+        while self._repairs:
+            await asyncio.gather(*list(self._repairs), return_exceptions=True)
+
+    def tab_list(self) -> list[JsonValue]:
+        return [
+            {"index": i, "url": t.page.url, "current": t is self.current, "crashed": t.crashed}
+            for i, t in enumerate(self.tabs)
+        ]
+
+    # -- console -----------------------------------------------------------------------------
+
+    def _push_console(self, entry: JsonObject) -> None:
+        if len(self.console) == self.console.maxlen:
+            self.console_dropped += 1
+        self.console.append(entry)
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        entry: JsonObject = {
+            "level": console_level(message.type),
+            "type": message.type,
+            "text": clip(message.text, self.config.message_limit),
+            "tab": self.index_of(message.page),
+        }
+        location = message.location
+        if location and location.get("url"):
+            entry["location"] = f"{location['url']}:{location.get('lineNumber', 0)}"
+        self._push_console(entry)
+
+    def _on_web_error(self, error: WebError) -> None:
+        text = error.error.stack or error.error.message
+        self._push_console(
+            {
+                "level": "error",
+                "type": "pageerror",
+                "text": clip(text, self.config.message_limit),
+                "tab": self.index_of(error.page),
+            }
+        )
+
+    # -- network -----------------------------------------------------------------------------
+
+    def _on_request(self, request: Request) -> None:
+        if len(self.network) == self.network.maxlen:
+            self.network_dropped += 1
+            old, _ = self.network[0]
+            self._network_index.pop(old, None)
+        entry: JsonObject = {
+            "method": request.method,
+            "url": clip(request.url, 2048),
+            "resourceType": request.resource_type,
+            "status": None,
+            "failure": None,
+        }
+        self.network.append((request, entry))
+        self._network_index[request] = entry
+
+    def _on_response(self, response: Response) -> None:
+        entry = self._network_index.get(response.request)
+        if entry is not None:
+            entry["status"] = response.status
+        for waiter in self._response_waiters:
+            if waiter.future.done():
+                continue
+            if _response_fits(response, waiter.url, waiter.status):
+                waiter.future.set_result(response)
+                return
+        self.responses.append(response)
+
+    def _on_request_failed(self, request: Request) -> None:
+        entry = self._network_index.get(request)
+        if entry is not None:
+            entry["failure"] = request.failure or "failed"
+
+    def take_network(self) -> tuple[list[JsonValue], int]:
+        entries: list[JsonValue] = [dict(entry) for _, entry in self.network]
+        dropped = self.network_dropped
+        self.network.clear()
+        self._network_index.clear()
+        self.network_dropped = 0
+        return entries, dropped
+
+    async def wait_for_response(self, url: str, status: int | None, timeout: float) -> Response:
+        """The first response matching `url` (and `status`) not yet taken, else the next one."""
+        for response in list(self.responses):
+            if _response_fits(response, url, status):
+                self.responses.remove(response)
+                return response
+        future: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
+        waiter = _ResponseWaiter(url, status, future)
+        self._response_waiters.append(waiter)
+        try:
+            async with asyncio.timeout(timeout):
+                return await future
+        finally:
+            self._response_waiters.remove(waiter)
+
+    # -- dialogs -----------------------------------------------------------------------------
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        if self.dialog_answer is not None:
+            accept, text = self.dialog_answer
+            self.dialog_answer = None
+            self._answer(dialog, accept, text, how="answered as armed by web_handle_dialog")
+            return
+        policy = self.config.dialog_policy
+        if policy in ("accept", "dismiss"):
+            self._answer(dialog, policy == "accept", None, how=f"answered by the '{policy}' policy")
+            return
+        self.open_dialogs.append(dialog)
+        task = self.inflight
+        if task is not None and not task.done() and self._blocks(dialog):
+            self.interrupted_by_dialog = True
+            task.cancel()
+
+    def _answer(self, dialog: Dialog, accept: bool, text: str | None, *, how: str) -> None:
+        self.note({"event": "dialog", **describe_dialog(dialog), "accepted": accept, "how": how})
+        if accept:
+            self._spawn(dialog.accept(text) if text is not None else dialog.accept())
+        else:
+            self._spawn(dialog.dismiss())
+
+    def _blocks(self, dialog: Dialog) -> bool:
+        return self.current is not None and (
+            dialog.page is None or dialog.page is self.current.page
+        )
+
+    def blocking_dialog(self) -> Dialog | None:
+        """The open dialog of the current tab, if any (calls on that tab wait for an answer)."""
+        for dialog in self.open_dialogs:
+            if self._blocks(dialog):
+                return dialog
+        return None
+
+    # -- routes ------------------------------------------------------------------------------
+
+    async def add_route(self, rule: RouteRule) -> None:
+        async def handler(route: Route) -> None:
+            rule.hits += 1
+            if rule.times is not None and rule.hits >= rule.times and rule in self.routes:
+                self.routes.remove(rule)
+            await _apply_route(route, rule)
+
+        rule.handler = handler
+        await self.context.route(rule.url, handler, times=rule.times)
+        self.routes.append(rule)
+
+    async def remove_routes(self, url: str) -> int:
+        removed = [r for r in self.routes if r.url == url]
+        for rule in removed:
+            self.routes.remove(rule)
+            await self.context.unroute(rule.url, rule.handler)  # type: ignore[arg-type]
+        return len(removed)
+
+    # -- results -----------------------------------------------------------------------------
+
+    def note(self, event: JsonObject) -> None:
+        self.notes.append(event)
+        if len(self.notes) > MAX_NOTES:
+            del self.notes[0]
+
+    def take_notes(self) -> list[JsonValue]:
+        notes, self.notes = self.notes, []
+        return notes
+
+
+def describe_dialog(dialog: Dialog) -> JsonObject:
+    described: JsonObject = {"type": dialog.type, "message": clip(dialog.message, 2048)}
+    if dialog.type == "prompt":
+        described["defaultValue"] = dialog.default_value
+    return described
+
+
+def _response_fits(response: Response, url: str, status: int | None) -> bool:
+    return url_matches(url, response.url) and (status is None or response.status == status)
+
+
+async def _apply_route(route: Route, rule: RouteRule) -> None:
+    spec = rule.spec
+    if rule.action == "abort":
+        await route.abort(str(spec.get("errorCode") or "failed"))
+    elif rule.action == "fulfill":
+        headers = spec.get("headers")
+        body = spec.get("body")
+        content_type = spec.get("contentType")
+        if "json" in spec:
+            import json
+
+            body = json.dumps(spec["json"])
+            content_type = content_type or "application/json"
+        await route.fulfill(
+            status=int(spec.get("status") or 200),  # type: ignore[arg-type]
+            headers=headers if isinstance(headers, dict) else None,  # type: ignore[arg-type]
+            content_type=str(content_type) if content_type else None,
+            body=str(body) if body is not None else None,
+        )
+    else:
+        overrides = spec.get("headers")
+        if isinstance(overrides, dict):
+            merged = {**route.request.headers, **{k: str(v) for k, v in overrides.items()}}
+            await route.continue_(headers=merged)
+        else:
+            await route.continue_()
+
+
+def _consume(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("background task failed: %s", task.exception())

@@ -1,0 +1,117 @@
+"""Sessions by transport key: created on first use, bounded in number, closed when idle."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+
+from host.browser import BrowserPool
+from host.config import HostConfig
+from host.errors import HostError
+from host.session import Session
+
+log = logging.getLogger(__name__)
+
+
+class SessionManager:
+    """Maps a transport's session key to its Session.
+
+    Keys are namespaced by transport (`mcp:<mcp-session-id>`, `stdio`, `script:<session_id>`,
+    anything for in-process use), so one transport can never name another's session. Guarantees:
+    at most `max_sessions` live sessions (one more is `too_many_sessions`); a session idle (no call
+    running) for `idle_timeout` seconds is closed by `reap_idle`; an ended session (last tab closed,
+    context closed, browser crashed) is replaced on the next call and that call is told why.
+    """
+
+    def __init__(self, config: HostConfig, pool: BrowserPool) -> None:
+        self._config = config
+        self._pool = pool
+        self._sessions: dict[str, Session] = {}
+        self._ended: OrderedDict[str, str] = OrderedDict()
+        self._creating: dict[str, asyncio.Future[Session]] = {}
+        self.created = 0
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def get(self, key: str) -> Session | None:
+        return self._sessions.get(key)
+
+    def sessions(self) -> list[Session]:
+        return list(self._sessions.values())
+
+    async def acquire(self, key: str) -> tuple[Session, str | None]:
+        """The live session for `key`, creating it if needed; the second value says why it is new
+        (`None` if it is not: a first session is not news, a replaced one is)."""
+        session = self._sessions.get(key)
+        if session is not None:
+            if session.generation != self._pool.generation or self._pool.connected is None:
+                # Its pages closing first may have ended it already; the browser is the real cause.
+                session.ended = "the browser exited; it was relaunched"
+            if session.ended is None:
+                return session, None
+            await self.drop(key)
+        pending = self._creating.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending), None
+        if len(self._sessions) + len(self._creating) >= self._config.max_sessions:
+            raise HostError(
+                "too_many_sessions",
+                f"the host already holds {self._config.max_sessions} sessions (its --max-sessions "
+                "limit); end one (close its last tab) or wait until idle sessions expire "
+                f"({self._config.idle_timeout:g} s without a call)",
+            )
+        future: asyncio.Future[Session] = asyncio.get_running_loop().create_future()
+        self._creating[key] = future
+        try:
+            browser = await self._pool.browser()
+            session = await Session.create(key, browser, self._pool.generation, self._config)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._creating[key]
+        future.set_result(session)
+        self._sessions[key] = session
+        self.created += 1
+        reason = self._ended.pop(key, None)
+        return session, reason
+
+    async def drop(self, key: str, reason: str | None = None) -> None:
+        """Close the session of `key`; the next call for `key` starts a new one and is told why."""
+        session = self._sessions.pop(key, None)
+        if session is None:
+            return
+        self._ended[key] = reason or session.ended or "the session was closed"
+        while len(self._ended) > 4096:
+            self._ended.popitem(last=False)
+        await session.close()
+
+    async def reap_idle(self, now: float | None = None) -> int:
+        """Close sessions with no call running and none for `idle_timeout` seconds."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            key
+            for key, s in self._sessions.items()
+            if s.busy == 0 and now - s.last_used >= self._config.idle_timeout
+        ]
+        for key in idle:
+            await self.drop(key, f"it was idle for {self._config.idle_timeout:g} s and was closed")
+        return len(idle)
+
+    async def run_reaper(self) -> None:
+        """Reap idle sessions until cancelled."""
+        period = max(0.2, min(self._config.idle_timeout / 4, 30.0))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.reap_idle()
+            except Exception:
+                log.exception("reaping idle sessions failed")
+
+    async def close_all(self) -> None:
+        for key in list(self._sessions):
+            await self.drop(key, "the host shut down")
