@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +87,8 @@ def _where(path: str, node: yaml.Node) -> str:
 
 
 def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    import difflib  # only a wrong allowlist needs it
+
     close = difflib.get_close_matches(word, choices, n=1)
     return f"did you mean '{close[0]}'? " if close else ""
 

@@ -18,7 +18,6 @@ not the generator's own is never overwritten (the run stops and names it) and ne
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import signal
@@ -253,6 +252,8 @@ def apply(out: Path, the_plan: Plan) -> None:
 
 
 def diff(out: Path, the_plan: Plan) -> str:
+    import difflib  # only a stale --check needs it
+
     chunks: list[str] = []
     for rel, text in sorted(the_plan.writes.items()):
         target = out / rel

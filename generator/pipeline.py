@@ -5,17 +5,16 @@ report and render. Nothing here writes the output directory; `output` does.
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from generator.allowlist import Allowlist
 from generator.cache import Cache, sha256_bytes, sha256_file
 from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
-from generator.ir import Tool
+from generator.dist_version import dist_version
 from generator.jar_resolver import (
     UNKNOWN_VERSION,
     ResolvedJar,
@@ -23,17 +22,15 @@ from generator.jar_resolver import (
     looks_like_playwright,
     resolve_jar,
 )
-from generator.java_model import JavaSurface
 from generator.ledger import LEDGER
-from generator.python_api import (
-    PythonApiFiles,
-    PythonSurface,
-    locate_python_api,
-    read_python_surface,
-)
-from generator.surface_report import SurfaceReport
+from generator.python_api import PythonApiFiles, PythonSurface, locate_python_api
 from generator.targets import TARGETS
 from generator.template_dir import default_templates
+
+if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run
+    from generator.ir import Tool
+    from generator.java_model import JavaSurface
+    from generator.surface_report import SurfaceReport
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
 T = TypeVar("T")
@@ -84,8 +81,8 @@ def gather(
         # Custom templates fall back to the built-in ones for the files they do not override.
         _tree_digest(default_templates(), "*.j2"),
         _tree_digest(_GENERATOR_ROOT, "*.py"),
-        importlib.metadata.version("black"),
-        importlib.metadata.version("jinja2"),
+        dist_version("black"),
+        dist_version("jinja2"),
         flags,
     )
     return Inputs(
@@ -152,8 +149,9 @@ def up_to_date(inputs: Inputs, out: Path, cache: Cache) -> bool:
         record = json.loads(text)
         if record["fingerprint"] != inputs.fingerprint:
             return False
+        root = str(out)  # plain strings: pathlib costs more than hashing these small files
         for rel, digest in record["files"].items():
-            if sha256_file(out / rel) != digest:
+            if sha256_file(f"{root}/{rel}") != digest:
                 return False
     except (OSError, ValueError, KeyError, TypeError):
         return False
@@ -191,6 +189,8 @@ def _cached(
 
 
 def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
+    from generator.java_model import JavaSurface
+
     """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
     interfaces = sorted(
         {e.target.java_class for e in inputs.allowlist.entries}
@@ -213,6 +213,8 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
 
 
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
+    from generator.python_api import read_python_surface
+
     key = cache.value_key("generator.python_api", inputs.python_sha256, inputs.python_files.version)
     return _cached(
         cache,

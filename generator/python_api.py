@@ -8,7 +8,6 @@ matters for a generator run on every build. Annotations are turned into typed va
 from __future__ import annotations
 
 import ast
-import importlib.metadata
 import importlib.util
 import json
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import ExitCode, GeneratorError
+from generator.dist_version import dist_version
 from generator.python_types import (
     ANY,
     PyGeneric,
@@ -265,7 +265,7 @@ def locate_python_api() -> PythonApiFiles:
         )
     root = Path(next(iter(spec.submodule_search_locations)))
     return PythonApiFiles(
-        version=importlib.metadata.version("playwright"),
+        version=dist_version("playwright"),
         sync=root / "sync_api" / "_generated.py",
         asynchronous=root / "async_api" / "_generated.py",
         structures=root / "_impl" / "_api_structures.py",
