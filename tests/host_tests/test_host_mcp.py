@@ -9,12 +9,12 @@ import subprocess
 from typing import Any
 
 import mcp_types as types
-from host_helpers import PYTHON, REPO, ServedHost
 from mcp import Client, StdioServerParameters
 
 from host.config import HostConfig
 from host.core import Host
 from host.mcp_server import build_server
+from host_tests.host_helpers import PYTHON, REPO, ServedHost
 
 DEFAULT_TOOLS = [
     "web_console_messages",
@@ -120,7 +120,7 @@ def test_python_sdk_over_streamable_http_one_session_per_connection(served: Serv
 
 def run_node(*args: str) -> dict[str, Any]:
     done = subprocess.run(
-        ["node", str(REPO / "tests/host/ts/mcp_sdk_client.mjs"), *args],
+        ["node", str(REPO / "tests/host_tests/ts/mcp_sdk_client.mjs"), *args],
         cwd=REPO,
         capture_output=True,
         text=True,

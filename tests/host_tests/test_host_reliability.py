@@ -12,7 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from host_helpers import (
+from mcp import Client
+
+from host.config import HostConfig
+from host.core import Host
+from host_tests.host_helpers import (
     CHROMIUM,
     PYTHON,
     REPO,
@@ -25,11 +29,7 @@ from host_helpers import (
     serve_host,
     wait_until,
 )
-from mcp import Client
-from test_host_scripting import callback
-
-from host.config import HostConfig
-from host.core import Host
+from host_tests.test_host_scripting import callback
 
 
 def health(host: ServedHost) -> dict[str, Any]:

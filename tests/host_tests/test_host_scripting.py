@@ -10,7 +10,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from host_helpers import REPO, AppServer, ServedHost
+from host_tests.host_helpers import REPO, AppServer, ServedHost
 
 TSC = REPO / "node_modules/.bin/tsc"
 
@@ -100,7 +100,7 @@ def test_typescript_client_end_to_end(served: ServedHost, app: AppServer, tmp_pa
             str(TSC),
             "--strict",
             "-p",
-            str(REPO / "tests/host/ts/tsconfig.json"),
+            str(REPO / "tests/host_tests/ts/tsconfig.json"),
             "--outDir",
             str(tmp_path),
         ],
@@ -111,7 +111,7 @@ def test_typescript_client_end_to_end(served: ServedHost, app: AppServer, tmp_pa
     )
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     ran = subprocess.run(
-        ["node", str(tmp_path / "tests/host/ts/e2e.js")],
+        ["node", str(tmp_path / "tests/host_tests/ts/e2e.js")],
         cwd=REPO,
         capture_output=True,
         text=True,

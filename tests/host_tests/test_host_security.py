@@ -9,9 +9,10 @@ import subprocess
 from typing import Any
 from urllib.parse import urlsplit
 
-from host_helpers import PYTHON, REPO, AppServer, ServedHost, serve_host
 from mcp import Client
-from test_host_scripting import callback
+
+from host_tests.host_helpers import PYTHON, REPO, AppServer, ServedHost, serve_host
+from host_tests.test_host_scripting import callback
 
 
 def request(

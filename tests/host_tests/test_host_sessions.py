@@ -11,12 +11,12 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from host_helpers import REPO, AppServer, LoopThread, wait_until
 
 from host.config import HostConfig
 from host.core import Host
 from host.descriptors import HOST_TOOLS_DIR
 from host.results import ToolOutcome
+from host_tests.host_helpers import REPO, AppServer, LoopThread, wait_until
 
 
 class Caller:

@@ -1,6 +1,6 @@
 // End to end: this script, compiled with `tsc --strict`, drives the Python host in Chromium
 // through the host's TypeScript client, and checks each effect at the test server or in the page.
-// Run by tests/host/test_typescript_client.py with HOST_URL and APP_URL set.
+// Run by tests/host_tests/test_host_scripting.py with HOST_URL and APP_URL set.
 
 import { createClient, ToolCallError, type ToolResult } from "../../../clients/typescript/src/index";
 
