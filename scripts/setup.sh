@@ -18,8 +18,14 @@ fi
 # The stamp records what was installed; a change of pyproject.toml reinstalls.
 wanted=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "${requirements_stamp}" ] || [ "$(cat "${requirements_stamp}")" != "${wanted}" ]; then
-  "${python}" -m pip install --quiet --disable-pip-version-check "pip==26.3"
-  "${python}" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+  # pip and the build backend are chatty; their output is kept, and shown only when they fail.
+  log=${venv}/pip-install.log
+  if ! { "${python}" -m pip install --quiet --disable-pip-version-check "pip==26.3" &&
+         "${python}" -m pip install --quiet --disable-pip-version-check -e ".[test]"; } > "${log}" 2>&1; then
+    cat "${log}" >&2
+    echo "setup.sh: installing the Python packages into ${venv} failed (log above, also in ${log})" >&2
+    exit 1
+  fi
   echo "${wanted}" > "${requirements_stamp}"
 fi
 
@@ -29,7 +35,7 @@ version=$("${python}" -c 'from generator.allowlist import load_allowlist; from p
 # database, not from $HOME, so mvn alone could fill another one.
 maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
 for classifier in "" ":jar:sources"; do
-  mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
+  mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
     -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false \
     -Dmaven.repo.local="${maven_repo}"
 done
