@@ -35,9 +35,13 @@ version=$("${python}" -c 'from generator.allowlist import load_allowlist; from p
 # database, not from $HOME, so mvn alone could fill another one.
 maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
 for classifier in "" ":jar:sources"; do
-  mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
-    -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false \
-    -Dmaven.repo.local="${maven_repo}"
+  if ! output=$(mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
+      -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false \
+      -Dmaven.repo.local="${maven_repo}" 2>&1); then
+    echo "${output}" >&2
+    echo "setup.sh: mvn could not fetch com.microsoft.playwright:playwright:${version}${classifier}" >&2
+    exit 1
+  fi
 done
 
 if [ "${1:-}" = "--with-test-tools" ]; then
