@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.sandbox
+from jinja2.exceptions import SecurityError
 
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.template_dir import default_templates
@@ -25,16 +27,57 @@ def markdown_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
+# A template is a page of text; far larger means the wrong file (or a device) was named.
+MAX_TEMPLATE_BYTES = 1 << 20
+
+
+class _BoundedLoader(jinja2.FileSystemLoader):
+    """A file loader that refuses templates that are not UTF-8 or are larger than the limit,
+    naming the template, instead of reading without bound or failing with a decoding traceback."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        for folder in self.searchpath:
+            path = Path(folder) / template
+            if path.is_file():
+                if path.stat().st_size > MAX_TEMPLATE_BYTES:
+                    raise _template_error(
+                        template, None, f"larger than {MAX_TEMPLATE_BYTES >> 20} MiB"
+                    )
+                try:
+                    return super().get_source(environment, template)
+                except UnicodeDecodeError as exc:
+                    raise _template_error(
+                        template, None, f"not UTF-8 (byte {exc.object[exc.start]:#x})"
+                    ) from None
+        return super().get_source(environment, template)
+
+
+def _template_error(template: str, line: int | None, problem: str) -> GeneratorError:
+    return GeneratorError(
+        f"template {template}{f':{line}' if line else ''}: {problem}. "
+        "Fix the template or restore the default templates/.",
+        ExitCode.USER_INPUT,
+    )
+
+
 def _loader(template_dir: Path) -> jinja2.BaseLoader:
     built_in = default_templates()
-    own = jinja2.FileSystemLoader(str(template_dir))
+    if not template_dir.is_dir():
+        raise GeneratorError(
+            f"--templates {template_dir}: no such directory. Name a folder of .j2 templates "
+            "(only the ones it holds replace the built-in templates).",
+            ExitCode.USER_INPUT,
+        )
+    own = _BoundedLoader(str(template_dir))
     if template_dir.resolve() == built_in.resolve():
         return own
-    return jinja2.ChoiceLoader([own, jinja2.FileSystemLoader(str(built_in))])
+    return jinja2.ChoiceLoader([own, _BoundedLoader(str(built_in))])
 
 
 def environment(template_dir: Path) -> jinja2.Environment:
-    env = jinja2.Environment(
+    """The environment for `template_dir`: sandboxed, because a custom template is code from
+    outside the project; it may print values but not reach Python's internals or change data."""
+    env = jinja2.sandbox.ImmutableSandboxedEnvironment(
         loader=_loader(template_dir),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -61,14 +104,35 @@ def templates_digest(env: jinja2.Environment) -> str:
 
 
 def render(env: jinja2.Environment, template: str, context: dict[str, Any]) -> str:
-    """`template` rendered with `context`; a template mistake is a user error naming the place."""
+    """`template` rendered with `context`; a template mistake (syntax, an undefined name, a
+    reach past the sandbox, an exception such as a division by zero) is a user error naming the
+    template and its line."""
     try:
         return env.get_template(template).render(**context)
+    except SecurityError as exc:
+        where, line = _template_frame(exc, template)
+        raise _template_error(
+            where, line, f"not allowed in a template ({exc}); templates may only print values"
+        ) from None
     except jinja2.TemplateError as exc:
         where = getattr(exc, "filename", None) or template
-        line = getattr(exc, "lineno", None)
-        raise GeneratorError(
-            f"template {where}{f':{line}' if line else ''}: {exc.message or exc}. "
-            "Fix the template or restore the default templates/.",
-            ExitCode.USER_INPUT,
-        ) from None
+        line = getattr(exc, "lineno", None) or _template_frame(exc, template)[1]
+        raise _template_error(Path(where).name, line, str(exc.message or exc)) from None
+    except GeneratorError:
+        raise
+    except Exception as exc:
+        where, line = _template_frame(exc, template)
+        raise _template_error(where, line, f"{type(exc).__name__}: {exc}") from None
+
+
+def _template_frame(exc: BaseException, template: str) -> tuple[str, int | None]:
+    """The template file and line where `exc` was raised: Jinja rewrites tracebacks so that
+    template code appears as frames of the template file itself."""
+    found: tuple[str, int | None] = (template, None)
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            found = (Path(filename).name, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
