@@ -6,23 +6,26 @@ edits to views and templates (their output is in the key as text anyway).
 
 from __future__ import annotations
 
-import concurrent.futures
+import ctypes
 import functools
-import importlib.metadata
 import multiprocessing
 import os
+import signal
 
+from generator import checkpoints
 from generator.cache import Cache
 from generator.diagnostics import ExitCode, GeneratorError
+from generator.dist_version import dist_version
 
 LINE_LENGTH = 100
 # Formatting in worker processes pays off only from this many uncached files per worker.
 _PARALLEL_BATCH = 24
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
 @functools.cache
 def _black_version() -> str:
-    return importlib.metadata.version("black")
+    return dist_version("black")
 
 
 def _key(cache: Cache, text: str) -> str:
@@ -57,8 +60,29 @@ def _format_uncached(path: str, text: str) -> str:
     return formatted
 
 
+def _worker_started(parent: int) -> None:
+    """Runs first in every formatting worker: the worker must never outlive the generator.
+
+    The kernel kills it when its parent dies, SIGKILL included (a parent-death signal); Ctrl-C is
+    left to the parent, which stops the pool; SIGTERM ends it at once (the handler it inherited
+    from the parent would raise inside black instead)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent:
+        os._exit(1)  # no guard could be set, or the parent is already gone
+
+
+def _format_in_worker(path: str, text: str) -> str:
+    checkpoints.reached("formatting-worker")  # tests signal the generator while workers are busy
+    return _format_uncached(path, text)
+
+
 def format_all(texts: dict[str, str], cache: Cache) -> dict[str, str]:
-    """black over every Python file; cache misses are formatted on all cores when there are many."""
+    """black over every Python file; cache misses are formatted on all cores when there are many.
+
+    The worker processes end with the run however it ends: the pool is terminated when formatting
+    stops for any reason (an error, Ctrl-C, SIGTERM), and each worker dies with its parent."""
     keys = {path: _key(cache, text) for path, text in texts.items()}
     done = {path: cache.load("black", key) for path, key in keys.items()}
     missing = [path for path, text in done.items() if text is None]
@@ -67,13 +91,14 @@ def format_all(texts: dict[str, str], cache: Cache) -> dict[str, str]:
         import black  # noqa: F401  # imported before forking, so workers share it
 
         context = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-            formatted = pool.map(
-                _format_uncached, missing, [texts[p] for p in missing], chunksize=8
+        # Leaving the `with` block terminates the workers, also when an exception passes through.
+        with context.Pool(workers, initializer=_worker_started, initargs=(os.getpid(),)) as pool:
+            formatted = pool.starmap(
+                _format_in_worker, [(p, texts[p]) for p in missing], chunksize=8
             )
-            for path, text in zip(missing, formatted, strict=True):
-                cache.store("black", keys[path], text)
-                done[path] = text
+        for path, text in zip(missing, formatted, strict=True):
+            cache.store("black", keys[path], text)
+            done[path] = text
     return {
         path: text if text is not None else format_python(path, texts[path], cache)
         for path, text in done.items()

@@ -50,3 +50,44 @@ def _children(pid: int) -> set[int]:
         frontier = {child for child, parent in parents.items() if parent in frontier} - found
         found |= frontier
     return found
+
+
+# A bound on how long the kernel and the pool take to end the workers; gone sooner costs nothing.
+_GONE_DEADLINE_S = 60.0
+
+
+def _alive(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+@pytest.mark.parametrize(
+    "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["int", "term", "kill"]
+)
+def test_no_formatting_worker_outlives_the_generator(
+    signum: signal.Signals, tmp_path: Path
+) -> None:
+    import time
+
+    out = tmp_path / "out"
+    args = ["--out", str(out), "--allowlist", _ALLOWLIST, "--no-cache"]
+    # Held inside a worker's first task: the workers are busy, not idle at their queue.
+    run = PausedRun("formatting-worker", args, tmp_path)
+    run.wait_until_held()
+    workers = _children(run.process.pid)
+    assert len(workers) >= 2, "a cold run formats on worker processes"
+    run.signal(signum)
+    status, _, err = run.wait()
+    assert status == {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGKILL: -9}[signum], err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + _GONE_DEADLINE_S
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _alive(workers) == set(), "formatting workers outlived the generator"
