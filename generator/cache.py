@@ -8,9 +8,11 @@ stored value's key (`value_key`) includes the digest of the code that produced i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from generator import __version__
@@ -50,7 +52,10 @@ class Cache:
         it covers that module's code and everything the module imports from the generator."""
         return self.key(producer, code_digest(producer), *parts)
 
-    def load(self, kind: str, key: str) -> str | None:
+    def load(self, kind: str, key: str, valid: Callable[[str], bool] | None = None) -> str | None:
+        """The entry's text, or None: absent, or failing its checksum, its encoding or `valid`
+        (the structure its kind must have). A failing entry is deleted, so it is rebuilt; a
+        cache that cannot be cleaned (read-only, say) only misses."""
         if not self.enabled:
             return None
         path = self.root / kind / key
@@ -59,17 +64,20 @@ class Cache:
         except OSError:
             return None
         header, _, payload = raw.partition(b"\n")
-        if header != b"sha256:" + sha256_bytes(payload).encode():
-            path.unlink(missing_ok=True)
-            return None
         try:
-            return payload.decode("utf-8")
-        except UnicodeDecodeError:
-            path.unlink(missing_ok=True)
+            if header != b"sha256:" + sha256_bytes(payload).encode():
+                raise ValueError("checksum")
+            text = payload.decode("utf-8")
+            if valid is not None and not valid(text):
+                raise ValueError("structure")
+        except ValueError:  # UnicodeDecodeError included
+            self.discard(kind, key)
             return None
+        return text
 
     def discard(self, kind: str, key: str) -> None:
-        (self.root / kind / key).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            (self.root / kind / key).unlink(missing_ok=True)
 
     def store(self, kind: str, key: str, text: str) -> None:
         if not self.enabled:

@@ -22,7 +22,7 @@ from generator.jar_resolver import (
     looks_like_playwright,
     resolve_jar,
 )
-from generator.ledger import LEDGER
+from generator.ledger import LEDGER, safe_relative
 from generator.python_api import PythonApiFiles, PythonSurface, locate_python_api
 from generator.targets import TARGETS
 from generator.template_dir import default_templates
@@ -140,22 +140,44 @@ def _record_key(cache: Cache, out: Path) -> str:
     return cache.key("record", str(out.resolve()))
 
 
-def up_to_date(inputs: Inputs, out: Path, cache: Cache) -> bool:
-    """Whether the last successful run into `out` had these exact inputs and left these exact files."""
-    text = cache.load("runs", _record_key(cache, out))
-    if text is None:
-        return False
+def _valid_record(text: str) -> bool:
+    """A run record is `{"fingerprint": str, "files": {plain relative path: sha256 hex}}`."""
     try:
         record = json.loads(text)
-        if record["fingerprint"] != inputs.fingerprint:
-            return False
-        root = str(out)  # plain strings: pathlib costs more than hashing these small files
+    except ValueError:
+        return False
+    if not isinstance(record, dict) or set(record) != {"fingerprint", "files"}:
+        return False
+    files = record["files"]
+    return (
+        isinstance(record["fingerprint"], str)
+        and isinstance(files, dict)
+        and LEDGER in files
+        and all(
+            safe_relative(rel) and isinstance(d, str) and len(d) == 64 for rel, d in files.items()
+        )
+    )
+
+
+def up_to_date(inputs: Inputs, out: Path, cache: Cache) -> bool:
+    """Whether the last successful run into `out` had these exact inputs and left these exact files."""
+    text = cache.load("runs", _record_key(cache, out), _valid_record)
+    if text is None:
+        return False
+    record = json.loads(text)
+    if record["fingerprint"] != inputs.fingerprint:
+        return False
+    root = str(out)  # plain strings: pathlib costs more than hashing these small files
+    try:
         for rel, digest in record["files"].items():
             if sha256_file(f"{root}/{rel}") != digest:
                 return False
-    except (OSError, ValueError, KeyError, TypeError):
+        # The record must cover every file the (unchanged) ledger lists, no fewer.
+        with open(f"{root}/{LEDGER}", encoding="utf-8") as handle:
+            listed = {line.partition("  ")[2] for line in handle if not line.startswith("#")}
+    except (OSError, UnicodeDecodeError):
         return False
-    return True
+    return {rel.rstrip("\n") for rel in listed} | {LEDGER} == set(record["files"])
 
 
 def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> None:
@@ -176,13 +198,17 @@ def _cached(
     build: Callable[[], T],
     dump: Callable[[T], str],
 ) -> T:
-    """The cached value when its entry parses, else a fresh one (stored); a bad entry is dropped."""
+    """The cached value when its entry parses and dumps back to exactly its own text (so a
+    malformed entry with a valid checksum is never believed), else a fresh one (stored)."""
     text = cache.load(kind, key)
     if text is not None:
         try:
-            return parse(text)
-        except (ValueError, KeyError, TypeError):
-            cache.discard(kind, key)
+            value = parse(text)
+            if dump(value) == text:
+                return value
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            pass
+        cache.discard(kind, key)
     value = build()
     cache.store(kind, key, dump(value))
     return value

@@ -10,6 +10,7 @@ import ctypes
 import functools
 import multiprocessing
 import os
+import re
 import signal
 
 from generator import checkpoints
@@ -32,10 +33,22 @@ def _key(cache: Cache, text: str) -> str:
     return cache.value_key(__name__, "black", _black_version(), text)
 
 
+_WORD = re.compile(r"\w+")
+
+
+def same_structure(source: str, formatted: str) -> bool:
+    """Whether `formatted` could be black's output for `source`: black changes layout (spaces,
+    line breaks, brackets, quotes, the case of literal prefixes), never the words, so both must
+    hold the same words in the same order. Cheap enough to run on every cached file."""
+    return formatted.endswith("\n") and _WORD.findall(source.lower()) == _WORD.findall(
+        formatted.lower()
+    )
+
+
 def format_python(path: str, text: str, cache: Cache) -> str:
     """black's formatting of `text`, from the cache when this exact text was formatted before."""
     key = _key(cache, text)
-    cached = cache.load("black", key)
+    cached = cache.load("black", key, functools.partial(same_structure, text))
     if cached is not None:
         return cached
     formatted = _format_uncached(path, text)
@@ -84,7 +97,10 @@ def format_all(texts: dict[str, str], cache: Cache) -> dict[str, str]:
     The worker processes end with the run however it ends: the pool is terminated when formatting
     stops for any reason (an error, Ctrl-C, SIGTERM), and each worker dies with its parent."""
     keys = {path: _key(cache, text) for path, text in texts.items()}
-    done = {path: cache.load("black", key) for path, key in keys.items()}
+    done = {
+        path: cache.load("black", key, functools.partial(same_structure, texts[path]))
+        for path, key in keys.items()
+    }
     missing = [path for path, text in done.items() if text is None]
     workers = min(os.cpu_count() or 1, len(missing) // _PARALLEL_BATCH)
     if workers > 1:

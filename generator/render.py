@@ -19,6 +19,18 @@ from generator.templating import environment, render, templates_digest
 __all__ = ["PYTHON_ROOT", "Renderer", "default_templates"]
 
 
+def _is_yaml_mapping(text: str) -> bool:
+    """The structure every cached rendering (a descriptor) must have: one YAML mapping."""
+    import yaml
+
+    try:
+        return isinstance(
+            yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), dict
+        )
+    except yaml.YAMLError:
+        return False
+
+
 class Renderer:
     """Renders every output file for one set of tools."""
 
@@ -42,7 +54,7 @@ class Renderer:
         emitter is slow, and most descriptors do not change between runs)."""
         data = json.dumps(context, sort_keys=True)
         key = self._cache.value_key("generator.templating", self._templates, template, data)
-        text = self._cache.load("rendered", key)
+        text = self._cache.load("rendered", key, _is_yaml_mapping)
         if text is None:
             text = self._render(template, context)
             self._cache.store("rendered", key, text)
