@@ -83,6 +83,10 @@ class SurfaceReport:
 _MEMBER = re.compile(r"[\w.$]+#\w+")
 
 
+# The Java package before a class name: `com.microsoft.playwright.`
+_PACKAGE = re.compile(r"^(?:[a-z_][a-z0-9_]*\.)+")
+
+
 def _notes_by_member(diagnostics: Diagnostics) -> dict[str, tuple[str, ...]]:
     """Each member's notes (info and warnings about it), gathered in one pass over the diagnostics."""
     found: dict[str, list[str]] = {}
@@ -98,9 +102,11 @@ def _notes_by_member(diagnostics: Diagnostics) -> dict[str, tuple[str, ...]]:
             continue
         text = d.message.replace(f"{member}: ", "")
         found.setdefault(member, []).append(
-            f"{d.location.rsplit('.', 1)[-1]}: {text}" if in_location else text
+            f"{_PACKAGE.sub('', d.location)}: {text}" if in_location else text
         )
-    return {member: tuple(dict.fromkeys(notes)) for member, notes in found.items()}
+    # Sorted by their text: the order never depends on where a note was made (the allowlist's
+    # file name sorts among Java member names).
+    return {member: tuple(sorted(set(notes))) for member, notes in found.items()}
 
 
 def _notes(diagnostics: Diagnostics, member: str) -> tuple[str, ...]:

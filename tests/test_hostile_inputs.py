@@ -233,3 +233,25 @@ def test_a_jar_missing_a_referenced_class_is_named(
     _no_traceback(err)
     assert f"{broken}: reflecting it failed with java.lang." in err
     assert "com.microsoft.playwright.options.Cookie" in err
+
+
+# --- the surface report -------------------------------------------------------------------------
+
+
+def test_surface_notes_are_whole_and_do_not_depend_on_the_allowlists_name(tmp_path: Path) -> None:
+    import re
+
+    reports = []
+    for name in ("aaa.yaml", "zzz.yaml"):
+        folder = tmp_path / name.split(".")[0]
+        folder.mkdir()
+        allowlist = folder / name
+        shutil.copy(REPO / "allowlist.yaml", allowlist)
+        assert generate(folder / "out", allowlist) == 0
+        reports.append((folder / "out" / "SURFACE.md").read_text())
+    assert reports[0] == reports[1]
+    # A note names its Java member whole: `Page#selectOption(String, ElementHandle, Page.…)`,
+    # never a fragment cut at a dot such as `SelectOptionOptions): …`.
+    cut = re.compile(r"(?:\| |<br>)[A-Z]\w*Options\):")
+    assert not cut.search(reports[0])
+    assert "Page#selectOption(String, ElementHandle, Page.SelectOptionOptions): " in reports[0]
