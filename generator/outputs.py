@@ -87,6 +87,7 @@ OUTPUTS: tuple[Output, ...] = (
     Written(f"{PYTHON_ROOT}/__init__.py", lambda _: runtime_module("package_init.py")),
     Written(f"{PYTHON_ROOT}/_validate.py", lambda _: runtime_module("_validate.py")),
     Written(f"{PYTHON_ROOT}/_convert.py", lambda _: runtime_module("_convert.py")),
+    Written(f"{PYTHON_ROOT}/_deadline.py", lambda _: runtime_module("_deadline.py")),
     Written(f"{PYTHON_ROOT}/py.typed", lambda _: ""),
     Rendered(
         _once(lambda m: {"types": views.types_module_view(m.objects)}),

@@ -2,6 +2,6 @@
 
 from playwright_tools._types import JsonValue
 from playwright_tools._validate import ToolError
-from playwright_tools.registry import TOOLS, adispatch, dispatch
+from playwright_tools.registry import TOOLS, adispatch, dispatch, set_default_deadline
 
-__all__ = ["TOOLS", "JsonValue", "ToolError", "adispatch", "dispatch"]
+__all__ = ["TOOLS", "JsonValue", "ToolError", "adispatch", "dispatch", "set_default_deadline"]

@@ -14,6 +14,8 @@ from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Error as SyncPlaywrightError
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools import _deadline
+from playwright_tools._deadline import set_default_deadline as set_default_deadline
 from playwright_tools._types import JsonValue
 from playwright_tools._validate import ToolError, check
 
@@ -443,26 +445,36 @@ def prepare(name: str, args: object) -> Shim:
     return shim_class.from_args(args)
 
 
-def dispatch(name: str, args: object, page: SyncPage) -> JsonValue:
-    """Run tool `name` with JSON `args` on `page` (sync API)."""
+def dispatch(
+    name: str, args: object, page: SyncPage, *, deadline_s: float | None = None
+) -> JsonValue:
+    """Run tool `name` with JSON `args` on `page` (sync API), within `deadline_s` seconds (by
+    default the one `set_default_deadline` set; 120 s unless changed)."""
     shim = prepare(name, args)
+    limit = _deadline.resolve(deadline_s)
     try:
-        return cast(JsonValue, shim.run(page))
+        if limit is None:
+            return cast(JsonValue, shim.run(page))
+        return cast(JsonValue, _deadline.within_sync(name, page, lambda: shim.run(page), limit))
     except ToolError:
-        raise  # an argument found wrong while the call was built, before the browser was touched
+        raise  # refused while the call was built, or past its deadline
     except SyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
     except Exception as error:  # an argument Playwright rejects in its own way: still a tool error
         raise ToolError(name, "call_failed", f"{type(error).__name__}: {error}") from error
 
 
-async def adispatch(name: str, args: object, page: AsyncPage) -> JsonValue:
-    """Run tool `name` with JSON `args` on `page` (async API)."""
+async def adispatch(
+    name: str, args: object, page: AsyncPage, *, deadline_s: float | None = None
+) -> JsonValue:
+    """Run tool `name` with JSON `args` on `page` (async API), within `deadline_s` seconds (by
+    default the one `set_default_deadline` set; 120 s unless changed)."""
     shim = prepare(name, args)
+    limit = _deadline.resolve(deadline_s)
     try:
-        return cast(JsonValue, await shim.arun(page))
+        return cast(JsonValue, await _deadline.within(name, page, shim.arun(page), limit))
     except ToolError:
-        raise  # an argument found wrong while the call was built, before the browser was touched
+        raise  # refused while the call was built, or past its deadline
     except AsyncPlaywrightError as error:
         raise ToolError(name, "playwright_error", error.message) from error
     except Exception as error:  # an argument Playwright rejects in its own way: still a tool error

@@ -1,0 +1,87 @@
+"""`dispatch` and `adispatch` take a deadline: a call that would never return (a promise that never
+settles, a script that loops forever, Playwright's `timeout: 0` on a selector that never appears)
+ends with `deadline_exceeded`, and the same page answers the next call."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from collections.abc import Iterator
+
+import pytest
+from conftest import CHROMIUM, CHROMIUM_ARGS
+from playwright.async_api import async_playwright
+from playwright.sync_api import Page, sync_playwright
+from playwright_tools import ToolError, adispatch, dispatch, set_default_deadline
+
+DEADLINE_S = 1.0
+# Far above the deadline, so only a call that ignores its deadline can break it.
+NEVER_S = 30.0
+
+HANGS = {
+    "never-settles": ("web_evaluate", {"expression": "new Promise(() => {})"}),
+    "loops-forever": ("web_evaluate", {"expression": "(() => { while (true) {} })()"}),
+    "timeout-zero": ("web_waitForSelector", {"selector": "#never-there", "timeout": 0}),
+}
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Page]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser.new_page()
+        browser.close()
+
+
+@pytest.mark.parametrize("case", sorted(HANGS))
+def test_sync_dispatch_keeps_its_deadline_and_the_page_stays_usable(case: str, page: Page) -> None:
+    name, args = HANGS[case]
+    started = time.monotonic()
+    with pytest.raises(ToolError) as raised:
+        dispatch(name, args, page, deadline_s=DEADLINE_S)
+    elapsed = time.monotonic() - started
+    assert raised.value.code == "deadline_exceeded"
+    assert DEADLINE_S <= elapsed < NEVER_S
+    assert dispatch("web_evaluate", {"expression": "1 + 1"}, page, deadline_s=NEVER_S) == 2
+
+
+@pytest.mark.parametrize("case", sorted(HANGS))
+def test_async_dispatch_keeps_its_deadline_and_the_page_stays_usable(case: str) -> None:
+    name, args = HANGS[case]
+
+    async def scenario() -> tuple[str, float, object]:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = await browser.new_page()
+            started = time.monotonic()
+            try:
+                await adispatch(name, args, page, deadline_s=DEADLINE_S)
+                code = "returned"
+            except ToolError as error:
+                code = error.code
+            elapsed = time.monotonic() - started
+            after = await adispatch("web_evaluate", {"expression": "2 + 2"}, page)
+            await browser.close()
+            return code, elapsed, after
+
+    # Its own thread: the module's sync Playwright keeps an event loop set on this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        code, elapsed, after = thread.submit(asyncio.run, scenario()).result()
+    assert code == "deadline_exceeded"
+    assert DEADLINE_S <= elapsed < NEVER_S
+    assert after == 4
+
+
+def test_the_default_deadline_is_the_callers_setting(page: Page) -> None:
+    set_default_deadline(DEADLINE_S)
+    try:
+        with pytest.raises(ToolError) as raised:
+            dispatch("web_evaluate", {"expression": "new Promise(() => {})"}, page)
+        assert raised.value.code == "deadline_exceeded"
+    finally:
+        set_default_deadline(120.0)
+    with pytest.raises(ValueError):
+        set_default_deadline(0)
+    with pytest.raises(ValueError):
+        dispatch("web_evaluate", {"expression": "1"}, page, deadline_s=-1)
