@@ -68,8 +68,10 @@ def test_the_closure_follows_imports_inside_functions_and_through_modules() -> N
     assert closure("generator.python_format") == (
         "generator",
         "generator.cache",
+        "generator.checkpoints",
         "generator.code_digest",
         "generator.diagnostics",
+        "generator.dist_version",
         "generator.python_format",
     )
 
