@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -58,10 +59,8 @@ class Cache:
         cache that cannot be cleaned (read-only, say) only misses."""
         if not self.enabled:
             return None
-        path = self.root / kind / key
-        try:
-            raw = path.read_bytes()
-        except OSError:
+        raw = _read_regular(self.root / kind / key)
+        if raw is None:
             return None
         header, _, payload = raw.partition(b"\n")
         try:
@@ -70,7 +69,9 @@ class Cache:
             text = payload.decode("utf-8")
             if valid is not None and not valid(text):
                 raise ValueError("structure")
-        except ValueError:  # UnicodeDecodeError included
+        except Exception:
+            # Whatever a forged entry makes a check raise (a decoding error, a RecursionError
+            # from nesting ten thousand deep) means the same: the entry is not believed.
             self.discard(kind, key)
             return None
         return text
@@ -84,6 +85,7 @@ class Cache:
             return
         payload = text.encode("utf-8")
         folder = self.root / kind
+        temp = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
             fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
@@ -91,4 +93,26 @@ class Cache:
                 handle.write(b"sha256:" + sha256_bytes(payload).encode() + b"\n" + payload)
             os.replace(temp, folder / key)
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            # A cache that cannot be written (read-only, full) only costs time; a half-written
+            # temporary file is not left to fill it further.
+            if temp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of the regular file at `path`, or None. Anything else in the cache's place (a
+    FIFO, a device, a folder) would block the read or read without end, so it is not read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

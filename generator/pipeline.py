@@ -206,8 +206,8 @@ def _cached(
             value = parse(text)
             if dump(value) == text:
                 return value
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
-            pass
+        except Exception:
+            pass  # any failure to parse means a malformed entry: rebuilt, never fatal
         cache.discard(kind, key)
     value = build()
     cache.store(kind, key, dump(value))
@@ -215,9 +215,9 @@ def _cached(
 
 
 def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
+    """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
     from generator.java_model import JavaSurface
 
-    """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
     interfaces = sorted(
         {e.target.java_class for e in inputs.allowlist.entries}
         | {t.java_class for t in TARGETS.values()}

@@ -6,6 +6,7 @@ edits to views and templates (their output is in the key as text anyway).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import multiprocessing
@@ -81,9 +82,12 @@ def _worker_started(parent: int) -> None:
     from the parent would raise inside black instead)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent:
-        os._exit(1)  # no guard could be set, or the parent is already gone
+    # Not Linux: the pool's termination when the run ends is the only guard. Never exit here
+    # for that: the pool would start a new worker in its place, without end.
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)  # the parent died before the guard was set: nothing would end this worker
 
 
 def _format_in_worker(path: str, text: str) -> str:

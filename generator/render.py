@@ -3,6 +3,7 @@ are formatted with black."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, assert_never
@@ -19,16 +20,23 @@ from generator.templating import environment, render, templates_digest
 __all__ = ["PYTHON_ROOT", "Renderer", "default_templates"]
 
 
-def _is_yaml_mapping(text: str) -> bool:
-    """The structure every cached rendering (a descriptor) must have: one YAML mapping."""
+def _agrees_with(context: Context, text: str) -> bool:
+    """The structure a cached rendering (a descriptor) must have: one YAML mapping, and each of
+    its fields that the data the text was rendered from also has (`name`, `parameters`, ...) holds
+    that data's value. A forged entry with a valid checksum (another tool's descriptor, a field
+    cut short) is thereby refused. A custom template that shows a field differently only misses."""
     import yaml
 
     try:
-        return isinstance(
-            yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), dict
-        )
+        parsed = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError:
         return False
+    if not isinstance(parsed, dict):
+        return False
+    data = [value for value in context.values() if isinstance(value, dict)]
+    return all(
+        parsed[key] == fields[key] for fields in data for key in parsed.keys() & fields.keys()
+    )
 
 
 class Renderer:
@@ -54,7 +62,7 @@ class Renderer:
         emitter is slow, and most descriptors do not change between runs)."""
         data = json.dumps(context, sort_keys=True)
         key = self._cache.value_key("generator.templating", self._templates, template, data)
-        text = self._cache.load("rendered", key, _is_yaml_mapping)
+        text = self._cache.load("rendered", key, functools.partial(_agrees_with, context))
         if text is None:
             text = self._render(template, context)
             self._cache.store("rendered", key, text)

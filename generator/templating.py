@@ -74,10 +74,47 @@ def _loader(template_dir: Path) -> jinja2.BaseLoader:
     return jinja2.ChoiceLoader([own, _BoundedLoader(str(built_in))])
 
 
+# The largest value `*` and `**` may build in a template: far above any real output, far below
+# what would exhaust memory or compute for hours (`{{ 10 ** 10000000000 }}`, `{{ "x" * 10 ** 12 }}`).
+MAX_PRODUCT_BYTES = 1 << 20
+
+
+class _Sandbox(jinja2.sandbox.ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox (no access to Python's internals, no changing data), whose `*`
+    and `**` also refuse to build values larger than `MAX_PRODUCT_BYTES`: a template cannot hang
+    the run or exhaust its memory with one expression."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        # Bits of left ** right, bounded before it is computed.
+        if (
+            operator == "**"
+            and _ints(left, right)
+            and right > 0
+            and right * abs(left).bit_length() > 8 * MAX_PRODUCT_BYTES
+        ):
+            raise SecurityError(f"{left} ** {right} is too large a number")
+        if operator == "*":
+            for sized, times in ((left, right), (right, left)):
+                if (
+                    isinstance(sized, str | bytes | list | tuple)
+                    and _ints(times)
+                    and len(sized) * times > MAX_PRODUCT_BYTES
+                ):
+                    raise SecurityError(f"repeating a value {times} times is too large")
+        return super().call_binop(context, operator, left, right)
+
+
+def _ints(*values: Any) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
 def environment(template_dir: Path) -> jinja2.Environment:
     """The environment for `template_dir`: sandboxed, because a custom template is code from
-    outside the project; it may print values but not reach Python's internals or change data."""
-    env = jinja2.sandbox.ImmutableSandboxedEnvironment(
+    outside the project; it may print values but not reach Python's internals, change data or
+    build values without bound."""
+    env = _Sandbox(
         loader=_loader(template_dir),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -113,6 +150,13 @@ def render(env: jinja2.Environment, template: str, context: dict[str, Any]) -> s
         where, line = _template_frame(exc, template)
         raise _template_error(
             where, line, f"not allowed in a template ({exc}); templates may only print values"
+        ) from None
+    except jinja2.TemplateNotFound as exc:
+        where, line = _template_frame(exc, template)
+        raise _template_error(
+            where,
+            line,
+            f"no template named {exc.name!r} in the --templates folder or the built-in templates",
         ) from None
     except jinja2.TemplateError as exc:
         where = getattr(exc, "filename", None) or template

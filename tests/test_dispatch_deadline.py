@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS
 from playwright.async_api import async_playwright
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, Route, sync_playwright
 from playwright_tools import ToolError, adispatch, dispatch, set_default_deadline
 
 DEADLINE_S = 1.0
@@ -85,3 +85,25 @@ def test_the_default_deadline_is_the_callers_setting(page: Page) -> None:
         set_default_deadline(0)
     with pytest.raises(ValueError):
         dispatch("web_evaluate", {"expression": "1"}, page, deadline_s=-1)
+
+
+def test_only_the_calls_own_work_is_abandoned(page: Page) -> None:
+    """Work the caller started on the same event loop (here a route handler that holds a
+    request while the call waits for it) survives the call's deadline and can still finish."""
+    held: list[Route] = []
+    page.route("**/held", lambda route: held.append(route))
+    try:
+        with pytest.raises(ToolError) as raised:
+            dispatch(
+                "web_evaluate",
+                {"expression": "fetch('http://127.0.0.1:9/held').then(r => r.text())"},
+                page,
+                deadline_s=DEADLINE_S,
+            )
+        assert raised.value.code == "deadline_exceeded"
+        assert len(held) == 1
+        # Raised InvalidStateError when the deadline cancelled every task on the loop.
+        held[0].fulfill(body="late", headers={"access-control-allow-origin": "*"})
+        assert dispatch("web_evaluate", {"expression": "1 + 1"}, page, deadline_s=NEVER_S) == 2
+    finally:
+        page.unroute("**/held")

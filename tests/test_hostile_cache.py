@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import REPO, read_tree
 
 from generator.cache import Cache
@@ -21,7 +22,10 @@ from generator.cache import Cache
 
 def _run(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "generator", "--out", str(out), "--cache-dir", str(cache)]
-    return subprocess.run([*command, *extra], cwd=REPO, capture_output=True, text=True, check=False)
+    # The timeout only bounds a run that hangs (a FIFO read); a run ends long before it.
+    return subprocess.run(
+        [*command, *extra], cwd=REPO, capture_output=True, text=True, check=False, timeout=600
+    )
 
 
 def _entries(cache: Path, kind: str) -> list[Path]:
@@ -70,11 +74,24 @@ def _yaml_broken(text: str) -> str:
     return "name: [unclosed\n"
 
 
+def _yaml_field(field: str, value: object) -> Callable[[str], str]:
+    """A well-formed descriptor, but with `field` holding `value` (another tool's name, a
+    schema cut short)."""
+
+    def forge(text: str) -> str:
+        descriptor = yaml.safe_load(text)
+        assert isinstance(descriptor, dict) and field in descriptor
+        return yaml.safe_dump({**descriptor, field: value}, sort_keys=False)
+
+    return forge
+
+
 # (cache kind, how its entries are forged); every entry of the kind is forged.
 FORGERIES: dict[str, tuple[str, Callable[[str], str]]] = {
     "java-extra-key": ("java", _json_with_extra_key),
     "java-truncated": ("java", _json_truncated),
     "java-retyped": ("java", _json_retyped),
+    "java-nested-too-deep": ("java", lambda _: "[" * 100_000 + "]" * 100_000),
     "python-extra-key": ("python", _json_with_extra_key),
     "python-truncated": ("python", _json_truncated),
     "python-retyped": ("python", _json_retyped),
@@ -82,6 +99,8 @@ FORGERIES: dict[str, tuple[str, Callable[[str], str]]] = {
     "black-other-words": ("black", _python_other_words),
     "rendered-list": ("rendered", _yaml_list),
     "rendered-broken": ("rendered", _yaml_broken),
+    "rendered-other-name": ("rendered", _yaml_field("name", "web_not_this_tool")),
+    "rendered-schema-cut": ("rendered", _yaml_field("parameters", {"type": "object"})),
 }
 
 
@@ -162,3 +181,32 @@ def test_a_read_only_cache_holding_corrupt_entries_only_costs_time(
     done = _run(tmp_path / "out", cache)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert read_tree(tmp_path / "out") == read_tree(REPO / "generated")
+
+
+def test_a_run_record_nested_too_deep_is_rebuilt(warm: Path, tmp_path: Path) -> None:
+    """Parsing it raises RecursionError, not ValueError: still only a bad entry."""
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    shutil.copytree(warm, cache)
+    assert _run(out, cache).returncode == 0
+    record = cache / "runs" / Cache(cache).key("record", str(out.resolve()))
+    _forge(record, "[" * 100_000 + "]" * 100_000)
+    done = _run(out, cache, "--check")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_cache_entries_that_are_not_files_are_never_read(warm: Path, tmp_path: Path) -> None:
+    """A FIFO in an entry's place would block a read forever, a folder fail it: both are misses,
+    and the run replaces them."""
+    cache = tmp_path / "cache"
+    shutil.copytree(warm, cache)
+    entries = _entries(cache, "black")[:4]
+    for entry in entries[:2]:
+        entry.unlink()
+        os.mkfifo(entry)
+    for entry in entries[2:]:
+        entry.unlink()
+        entry.mkdir()
+    done = _run(tmp_path / "out", cache)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert read_tree(tmp_path / "out") == read_tree(REPO / "generated")
+    assert all(entry.is_file() for entry in entries[:2]), "FIFOs are replaced by entries"

@@ -30,7 +30,26 @@ CASES = {
     "syntax": ("{% for x in %}\n", "template toolset.yaml.j2:1: "),
     "not-utf8": (b"\xff\xfe{{ x }}\n", "template toolset.yaml.j2: not UTF-8 (byte 0xff)"),
     "huge": ("#" * (1 << 20) + "x\n", "template toolset.yaml.j2: larger than 1 MiB"),
+    "missing-include": (
+        'a\n{% include "nope.j2" %}\n',
+        "template toolset.yaml.j2:2: no template named 'nope.j2' in the --templates folder",
+    ),
+    "endless-power": (
+        "{{ 10 ** 10000000000 }}\n",  # Jinja reads `a ** b ** c` as `(a ** b) ** c`
+        "template toolset.yaml.j2:1: not allowed in a template (10 ** 10000000000 is too large",
+    ),
+    "endless-repeat": (
+        '{{ "x" * 10 ** 12 }}\n',
+        "template toolset.yaml.j2:1: not allowed in a template (repeating a value",
+    ),
+    # A template of Python output fails the same way, before black sees its text.
+    "shim-divide-by-zero": (
+        "\n" * 11 + "{{ 1 // 0 }}\n",
+        "template shim.py.j2:12: ZeroDivisionError",
+    ),
 }
+# The built-in template each case replaces, when not the toolset's.
+TEMPLATE = {"shim-divide-by-zero": "shim.py.j2"}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -40,7 +59,7 @@ def test_a_bad_custom_template_is_named(
     text, message = CASES[case]
     folder = tmp_path / "templates"
     folder.mkdir()
-    target = folder / "toolset.yaml.j2"
+    target = folder / TEMPLATE.get(case, "toolset.yaml.j2")
     if isinstance(text, bytes):
         target.write_bytes(text)
     else:

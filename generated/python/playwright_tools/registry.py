@@ -2,6 +2,12 @@
 
 Every generated tool by name. `dispatch` validates the arguments against the tool's JSON Schema
 before the browser is touched, runs the tool, and returns a JSON-serialisable result.
+
+No call outlives its deadline: `deadline_s` per call, else the default `set_default_deadline` set
+(120 s unless changed; `None` turns it off). Past it the call raises `ToolError` with the code
+`deadline_exceeded`: what it waited for (a promise that never settles, Playwright's `timeout: 0`)
+is abandoned, a script still running in the page is stopped (Chromium), and the page answers the
+next call. Only the call's own work is abandoned; the caller's handlers on the page keep running.
 """
 
 from __future__ import annotations
@@ -449,7 +455,8 @@ def dispatch(
     name: str, args: object, page: SyncPage, *, deadline_s: float | None = None
 ) -> JsonValue:
     """Run tool `name` with JSON `args` on `page` (sync API), within `deadline_s` seconds (by
-    default the one `set_default_deadline` set; 120 s unless changed)."""
+    default the one `set_default_deadline` set; 120 s unless changed); past it, `ToolError`
+    `deadline_exceeded` and the page is usable again."""
     shim = prepare(name, args)
     limit = _deadline.resolve(deadline_s)
     try:
@@ -468,7 +475,8 @@ async def adispatch(
     name: str, args: object, page: AsyncPage, *, deadline_s: float | None = None
 ) -> JsonValue:
     """Run tool `name` with JSON `args` on `page` (async API), within `deadline_s` seconds (by
-    default the one `set_default_deadline` set; 120 s unless changed)."""
+    default the one `set_default_deadline` set; 120 s unless changed); past it, `ToolError`
+    `deadline_exceeded` and the page is usable again. Cancelling this call cancels the tool's."""
     shim = prepare(name, args)
     limit = _deadline.resolve(deadline_s)
     try:
