@@ -1,0 +1,226 @@
+"""`python -m host executor`: the web executor service's command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from host.config import LOOPBACK_HOSTS
+from host.executor.settings import (
+    BIND_ENV,
+    DEFAULT_BIND,
+    ENGINES_ENV,
+    KNOWN_ENGINES,
+    TOKEN_ENV,
+    ExecutorSettings,
+)
+
+URL_ORIGINS_ENV = "WEB_EXECUTOR_URL_ORIGINS"
+
+
+def add_executor_command(commands: Any) -> None:
+    """Add the `executor` subcommand to `python -m host`'s subparsers."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "executor",
+        help="serve the web executor: POST /execute runs one planner action (navigate, fill, submit, snapshot)",
+    )
+    parser.add_argument(
+        "--bind",
+        metavar="HOST:PORT",
+        help=f"address to listen on (default ${BIND_ENV}, else {DEFAULT_BIND}; port 0 picks one)",
+    )
+    parser.add_argument(
+        "--user",
+        metavar="NAME",
+        help="started as root: become this user before the browser starts (e.g. nobody)",
+    )
+    parser.add_argument(
+        "--user-data-dir",
+        type=Path,
+        metavar="DIR",
+        help="with --user: the browser's home (profile, caches, temp files), made writable for it (default: a new temp dir)",
+    )
+    parser.add_argument(
+        "--engine",
+        action="append",
+        choices=KNOWN_ENGINES,
+        help=f"engine to try, in order; repeatable (default ${ENGINES_ENV} as a comma list, else {','.join(KNOWN_ENGINES)})",
+    )
+    parser.add_argument(
+        "--executable-path",
+        default="/usr/bin/chromium",
+        help="Chromium to launch (default /usr/bin/chromium)",
+    )
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        help=f"file holding the bearer token callers must send (or set {TOKEN_ENV}); required off loopback",
+    )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another Host header to accept",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another Origin header to accept",
+    )
+    parser.add_argument(
+        "--allow-url-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help=f"only let actions open this origin (https://shop.example); repeatable (or ${URL_ORIGINS_ENV}, comma list)",
+    )
+    parser.add_argument(
+        "--max-concurrent",
+        type=int,
+        default=16,
+        help="actions running at once, each in its own session (default 16)",
+    )
+    parser.add_argument(
+        "--max-queue", type=int, default=256, help="actions waiting for a slot (default 256)"
+    )
+    parser.add_argument(
+        "--max-body-bytes", type=int, default=256 * 1024, help="largest payload (default 262144)"
+    )
+    parser.add_argument(
+        "--step-timeout-ms",
+        type=int,
+        default=15_000,
+        help="how long one fill or click waits for its element to be actionable (default 15000)",
+    )
+    parser.add_argument(
+        "--timeout-ms",
+        type=int,
+        default=30_000,
+        help="an action's time limit unless it names one (default 30000)",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=("debug", "info", "warning", "error")
+    )
+
+
+def settings_from(args: argparse.Namespace) -> ExecutorSettings:
+    token = os.environ.get(TOKEN_ENV) or None
+    if args.token_file is not None:
+        token = args.token_file.read_text(encoding="utf-8").strip() or None
+    engines = tuple(args.engine or ())
+    if not engines:
+        listed = [e.strip() for e in os.environ.get(ENGINES_ENV, "").split(",") if e.strip()]
+        unknown = [e for e in listed if e not in KNOWN_ENGINES]
+        if unknown:
+            raise ValueError(f"{ENGINES_ENV} names unknown engines: {', '.join(unknown)}")
+        engines = tuple(listed) or KNOWN_ENGINES
+    origins = list(args.allow_url_origin) + [
+        o.strip() for o in os.environ.get(URL_ORIGINS_ENV, "").split(",") if o.strip()
+    ]
+    return ExecutorSettings(
+        engines=engines,
+        executable_path=args.executable_path or None,
+        token=token,
+        allowed_hosts=tuple(args.allowed_host),
+        allowed_origins=tuple(args.allowed_origin),
+        url_origins=tuple(origins),
+        max_concurrent=max(1, args.max_concurrent),
+        max_queue=max(0, args.max_queue),
+        max_body_bytes=max(1024, args.max_body_bytes),
+        default_timeout_ms=args.timeout_ms,
+        step_timeout_ms=max(100, args.step_timeout_ms),
+        user=args.user,
+    )
+
+
+def run_executor(args: argparse.Namespace) -> int:
+    """Validate, bind, drop privileges, then serve until SIGTERM/SIGINT. Exit 2 on bad settings."""
+    from host.cli import parse_address
+    from host.executor import logs
+    from host.executor.urlpolicy import UrlPolicy
+
+    logs.configure(args.log_level)
+    try:
+        settings = settings_from(args)
+        UrlPolicy(settings.url_origins)
+        bind_host, port = parse_address(args.bind or os.environ.get(BIND_ENV) or DEFAULT_BIND)
+    except (OSError, ValueError, argparse.ArgumentTypeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if bind_host not in LOOPBACK_HOSTS and not settings.token:
+        print(
+            f"error: binding to {bind_host} (not loopback) needs a bearer token: set {TOKEN_ENV} "
+            "or pass --token-file",
+            file=sys.stderr,
+        )
+        return 2
+    # Bound before dropping root, so that a privileged port would still work.
+    family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((bind_host, port))
+    except OSError as error:
+        print(f"error: cannot listen on {bind_host}:{port}: {error.strerror}", file=sys.stderr)
+        return 2
+    sock.listen(512)
+    sock.setblocking(False)
+    # Everything is built (and every module imported) while the process may still read all it
+    # needs: after dropping root, the interpreter's own library may be out of reach.
+    server = _build_server(settings, sock, bind_host)
+    if settings.user is not None:
+        from host.executor.privileges import drop_privileges, preload
+
+        preload()
+        try:
+            identity = drop_privileges(settings.user, args.user_data_dir)
+        except (OSError, ValueError, RuntimeError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        logs.event(
+            "executor_web.privileges", user=identity.user, uid=identity.uid, home=identity.home
+        )
+    # uvicorn re-raises SIGTERM after its graceful shutdown; this makes that a clean exit.
+    signal.signal(signal.SIGTERM, _exit_cleanly)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(server.serve(sockets=[sock]))
+    return 0
+
+
+def _build_server(settings: ExecutorSettings, sock: socket.socket, bind_host: str) -> Any:
+    import uvicorn
+
+    from host.executor.app import build_app
+    from host.executor.service import ExecutorService
+
+    actual = sock.getsockname()[1]
+    shown = f"[{bind_host}]" if ":" in bind_host else bind_host
+    service = ExecutorService(settings)
+    app = build_app(
+        service,
+        bind_host,
+        announce=lambda: {"url": f"http://{shown}:{actual}", "engine": service.engines.engine},
+    )
+    config = uvicorn.Config(
+        app,
+        log_config=None,  # the process's JSON handler (logs.configure) formats uvicorn's lines
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        access_log=False,
+    )
+    config.load()  # imports the protocol, loop and lifespan classes now
+    return uvicorn.Server(config)
+
+
+def _exit_cleanly(signum: int, frame: object) -> None:
+    raise SystemExit(0)

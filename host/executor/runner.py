@@ -1,0 +1,518 @@
+"""One action on one fresh session: navigate, fill the fields, submit, read the page back.
+
+Every browser step is a tool call through the host (`Host.call`, hence the registry and the
+generated shims: `web_navigate`, `web_locator_fill`, `web_locator_click`, `web_locator_count`,
+`web_locator_evaluate`, `web_evaluate`, `web_waitForLoadState`, `web_title`, `web_url`). Only
+what no tool can do touches Playwright directly: waiting for the navigation a submit starts (an
+event) and, with an origin allow-list, refusing navigations elsewhere (a route callback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from playwright.async_api import Frame, Page, Route
+
+from host.core import Host
+from host.errors import HostError
+from host.executor.drift import COLLECT_JS, ElementInfo, Purpose, rank
+from host.executor.errors import ExecutorError
+from host.executor.excerpt import sanitise
+from host.executor.logs import event
+from host.executor.payload import Action, FieldSpec
+from host.executor.pii import SelectorPrivacy
+from host.executor.redaction import Redactor
+from host.executor.settings import ExecutorSettings
+from host.executor.urlpolicy import UrlPolicy, origin_of
+from host.jsontypes import JsonObject, JsonValue
+
+VALUE_ECHO_CHARS = 1024
+"""Characters of an unredacted value echoed in the field summary."""
+
+SUBMIT_JS = r"""
+(el) => {
+  const form = el instanceof HTMLFormElement ? el : (el.form || el.closest('form'));
+  if (!form) throw new Error('the submit selector is not a form and is not inside one');
+  const submitter = !(el instanceof HTMLFormElement) && el.form === form
+    && (el.type === 'submit' || el.type === 'image') ? el : undefined;
+  let navigates = false;
+  // Registered on window, so it runs after the page's own submit handlers: it sees whether one of
+  // them called preventDefault (a script handles the submit) or the browser will navigate.
+  const watch = (e) => { if (e.target === form) navigates = !e.defaultPrevented; };
+  window.addEventListener('submit', watch);
+  try { form.requestSubmit(submitter); } finally { window.removeEventListener('submit', watch); }
+  return navigates;
+}
+"""
+OUTER_HTML_JS = "(el, limit) => el.outerHTML.slice(0, limit)"
+
+
+@dataclass
+class Attempt:
+    """One try of one selector for one step, and what came of it."""
+
+    step: str
+    attempt: int
+    selector: str
+    outcome: str
+    """`done`, `not_found`, `ambiguous` (more than one element), `invalid_selector`, `failed`."""
+    delay_ms: int = 0
+    matched: int | None = None
+    detail: str | None = None
+
+
+@dataclass
+class StepState:
+    """A field or the submit: what was asked, which selector did it, whether it was done."""
+
+    selector: str
+    used: str | None = None
+    done: bool = False
+
+
+class ActionRun:
+    """Runs one validated action in its own session and builds the response body.
+
+    Guarantees: `run` returns `(status, body)` and never raises for anything the page, the browser
+    or the payload did; the whole action (steps, retries, waits) ends within `timeout_ms` (a
+    `timeout` error); the session is closed afterwards, whatever happened; a selector that does
+    not resolve to exactly one element is retried after the settings' backoff delays with
+    candidates from the page, and each retry is logged as `executor_web.retry`; every selector in
+    the body or the log is PII-cleaned; the body holds no redacted value in any form.
+    """
+
+    def __init__(
+        self,
+        host: Host,
+        settings: ExecutorSettings,
+        privacy: SelectorPrivacy,
+        policy: UrlPolicy,
+        action: Action,
+        redactor: Redactor,
+        action_id: str,
+        deadline: float | None = None,
+    ) -> None:
+        self.host = host
+        self.settings = settings
+        self.privacy = privacy
+        self.policy = policy
+        self.action = action
+        self.redactor = redactor
+        self.id = action_id
+        self.key = f"executor:{action_id}"
+        self.attempts: list[Attempt] = []
+        self.fields = [StepState(f.selector) for f in action.fields]
+        self.submit = StepState(action.submit.selector) if action.submit else None
+        self.loop = asyncio.get_running_loop()
+        self.deadline = deadline or self.loop.time() + action.timeout_ms / 1000
+        """Loop time by which the action ends (set when the request arrived: queueing counts)."""
+        self.generation = host.pool.generation
+        self.blocked_navigation = False
+        self.status: int | None = None
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def remaining_ms(self) -> int:
+        return max(1, int((self.deadline - self.loop.time()) * 1000))
+
+    def step_timeout(self) -> int:
+        return min(self.settings.step_timeout_ms, self.remaining_ms())
+
+    def clean(self, selector: str) -> str:
+        return self.privacy.clean(self.redactor.scrub(selector))
+
+    async def call(self, tool: str, args: JsonObject) -> JsonValue:
+        outcome = await self.host.call(self.key, tool, args)
+        session_news = outcome.extras.get("session")
+        if outcome.ok and session_news is None:
+            return outcome.value
+        if outcome.ok:
+            # The session this action ran in is gone (its browser crashed, its last tab closed):
+            # the call ran in a new, blank one. Going on would act on the wrong page.
+            if await self._browser_gone(wait=True):
+                raise self._crashed()
+            raise ExecutorError("action_failed", "the action's browser session ended while it ran")
+        assert outcome.error is not None
+        raise await self._translate(outcome.error, tool)
+
+    async def _browser_gone(self, *, wait: bool) -> bool:
+        # The disconnect event can trail the failed call by a moment: look again a few times.
+        for _ in range(10 if wait else 1):
+            if self.host.pool.connected is None or self.host.pool.generation != self.generation:
+                return True
+            if not wait:
+                break
+            await asyncio.sleep(0.05)
+        return False
+
+    def _crashed(self) -> ExecutorError:
+        return ExecutorError(
+            "browser_crashed",
+            "the browser exited while the action ran; it is relaunched for the next action",
+        )
+
+    async def _translate(self, error: HostError, tool: str) -> ExecutorError:
+        message = self.redactor.scrub(error.message)[:500]
+        lowered = message.lower()
+        closed = any(w in lowered for w in ("closed", "crash", "disconnected", "target"))
+        if error.code == "browser_crashed" or await self._browser_gone(wait=closed):
+            return self._crashed()
+        waited_for_deadline = tool in ("web_navigate", "web_waitForLoadState")
+        if error.code == "timeout" or (
+            # These two wait until the action's deadline; a step (fill, click) has its own limit
+            # and its timeout is a failed attempt, which drift may recover from.
+            waited_for_deadline and "timeout" in lowered and "exceeded" in lowered
+        ):
+            return ExecutorError(
+                "timeout", f"the action did not finish within {self.action.timeout_ms} ms"
+            )
+        if error.code == "too_many_sessions":
+            return ExecutorError(
+                "busy", "the service holds as many sessions as it may; retry later"
+            )
+        if error.code == "browser_unavailable":
+            return ExecutorError("browser_unavailable", message)
+        if tool == "web_navigate":
+            if self.blocked_navigation:
+                return ExecutorError(
+                    "url_refused", "the page navigated to an origin outside the allow-list"
+                )
+            return ExecutorError("navigation_failed", f"the URL could not be opened: {message}")
+        return ExecutorError(
+            "action_failed", f"{tool} failed: {message}", details={"host_code": error.code}
+        )
+
+    def page(self) -> Page | None:
+        session = self.host.sessions.get(self.key)
+        tab = session.current if session is not None else None
+        return tab.page if tab is not None else None
+
+    # -- the action --------------------------------------------------------------------------
+
+    async def run(self) -> tuple[int, JsonObject]:
+        started = time.monotonic()
+        try:
+            try:
+                async with asyncio.timeout_at(self.deadline):
+                    body = await self._steps()
+            except TimeoutError:
+                raise ExecutorError(
+                    "timeout", f"the action did not finish within {self.action.timeout_ms} ms"
+                ) from None
+            status = 200
+        except ExecutorError as error:
+            status, body = error.status, {"ok": False, "error": error.to_json()}
+        body = {
+            "ok": status == 200,
+            "action_id": self.id,
+            **body,
+            "fields": self._fields_json(),
+            "attempts": [self._attempt_json(a) for a in self.attempts],
+            "retries": sum(1 for a in self.attempts if a.attempt > 0),
+            "elapsed_ms": int((time.monotonic() - started) * 1000),
+        }
+        if self.submit is not None and self.action.submit is not None:
+            body["submit"] = {
+                "selector": self.clean(self.submit.selector),
+                "selector_used": self.clean(self.submit.used) if self.submit.used else None,
+                "kind": self.action.submit.kind,
+                "done": self.submit.done,
+            }
+        scrubbed = self.redactor.scrub_json(body)
+        assert isinstance(scrubbed, dict)
+        return status, scrubbed
+
+    async def close(self) -> None:
+        """Close the action's session (after the answer is sent: closing is not the caller's wait)."""
+        try:
+            async with asyncio.timeout(10):
+                await self.host.sessions.drop(self.key, "the action finished")
+        except Exception as error:  # the browser may be gone; the pool replaces it
+            event("executor_web.cleanup_failed", action=self.id, error=type(error).__name__)
+
+    async def _steps(self) -> JsonObject:
+        if self.policy.allowed:
+            await self._guard_navigations()
+        navigation = await self.call(
+            "web_navigate", {"url": self.action.url, "timeout": self.remaining_ms()}
+        )
+        if isinstance(navigation, dict) and isinstance(navigation.get("status"), int):
+            self.status = int(navigation["status"])  # type: ignore[arg-type]
+        for index, spec in enumerate(self.action.fields):
+            await self._fill(index, spec)
+        if self.action.submit is not None and self.submit is not None:
+            await self._submit()
+        url, title = await self._read_page()
+        if not self.policy.allows(url):
+            raise ExecutorError("url_refused", "the page ended on an origin outside the allow-list")
+        excerpt = await self._excerpt()
+        return {"url": url, "title": title, "http_status": self.status, "excerpt": excerpt}
+
+    async def _guard_navigations(self) -> None:
+        await self.call("web_url", {})  # creates the session, so its context can be guarded
+        session = self.host.sessions.get(self.key)
+        if session is None:
+            raise ExecutorError("action_failed", "the action's session could not be created")
+
+        async def guard(route: Route) -> None:
+            request = route.request
+            if request.is_navigation_request() and not self.policy.allows(request.url):
+                self.blocked_navigation = True
+                await route.abort("blockedbyclient")
+            else:
+                await route.fallback()
+
+        await session.context.route("**/*", guard)
+
+    async def _fill(self, index: int, spec: FieldSpec) -> None:
+        state = self.fields[index]
+
+        async def act(selector: str) -> None:
+            await self.call(
+                "web_locator_fill",
+                {"selector": selector, "value": spec.value, "timeout": self.step_timeout()},
+            )
+
+        state.used = await self._locate_and_act(f"fields[{index}]", spec.selector, "fill", act)
+        state.done = True
+
+    async def _submit(self) -> None:
+        assert self.action.submit is not None and self.submit is not None
+        spec = self.action.submit
+        page = self.page()
+        committed = asyncio.Event()
+
+        def on_navigated(frame: Frame) -> None:
+            if page is not None and frame is page.main_frame:
+                committed.set()
+
+        navigates = False
+
+        async def act(selector: str) -> None:
+            nonlocal navigates
+            committed.clear()
+            if spec.kind == "click":
+                await self.call(
+                    "web_locator_click", {"selector": selector, "timeout": self.step_timeout()}
+                )
+            else:
+                result = await self.call(
+                    "web_locator_evaluate",
+                    {"selector": selector, "expression": SUBMIT_JS, "timeout": self.step_timeout()},
+                )
+                navigates = result is True
+
+        if page is not None:
+            page.on("framenavigated", on_navigated)
+        try:
+            self.submit.used = await self._locate_and_act("submit", spec.selector, "submit", act)
+            self.submit.done = True
+            if spec.wait_after_ms:
+                await asyncio.sleep(spec.wait_after_ms / 1000)
+            if navigates and not committed.is_set():
+                # requestSubmit only schedules the navigation; wait for it to commit (bounded by
+                # the action's deadline) before reading the page.
+                await committed.wait()
+        finally:
+            if page is not None:
+                page.remove_listener("framenavigated", on_navigated)
+        if committed.is_set() or navigates:
+            await self.call(
+                "web_waitForLoadState", {"state": "load", "timeout": self.remaining_ms()}
+            )
+
+    async def _read_page(self) -> tuple[str, str]:
+        for tries in range(3):
+            try:
+                url = await self.call("web_url", {})
+                title = await self.call("web_title", {})
+                return str(url or ""), str(title or "")[:1000]
+            except ExecutorError as error:
+                # A client-side redirect can replace the document between two reads.
+                if error.code != "action_failed" or tries == 2:
+                    raise
+                await self.call(
+                    "web_waitForLoadState", {"state": "load", "timeout": self.remaining_ms()}
+                )
+        raise AssertionError("unreachable")
+
+    async def _excerpt(self) -> JsonObject:
+        requested = self.action.snapshot_selector
+        selector, fallback = requested or "body", False
+        if requested is not None and await self._count(requested) < 1:
+            selector, fallback = "body", True
+        limit = self.settings.excerpt_chars
+        raw = await self.call(
+            "web_locator_evaluate",
+            {
+                "selector": f"{selector} >> nth=0",
+                "expression": OUTER_HTML_JS,
+                # Four times the limit: scripts, styles and attributes are taken out afterwards.
+                "arg": limit * 4,
+                "timeout": self.step_timeout(),
+            },
+        )
+        excerpt = sanitise(str(raw or ""), limit)
+        return {
+            "selector": self.clean(selector),
+            "fallback": fallback,
+            "html": self.redactor.scrub(excerpt.html),
+            "truncated": excerpt.truncated,
+            "removed": excerpt.removed,
+        }
+
+    # -- selector drift ----------------------------------------------------------------------
+
+    async def _count(self, selector: str) -> int:
+        """Elements `selector` matches now; -1 if the browser refuses it as a selector."""
+        try:
+            value = await self.call("web_locator_count", {"selector": selector})
+        except ExecutorError as error:
+            if error.code == "action_failed":
+                return -1
+            raise
+        return int(value) if isinstance(value, int) else 0
+
+    async def _candidates(self, requested: str, purpose: Purpose, tried: list[str]) -> list[str]:
+        try:
+            found = await self.call(
+                "web_evaluate",
+                {"expression": COLLECT_JS, "arg": {"purpose": purpose, "limit": 500}},
+            )
+        except ExecutorError as error:
+            if error.code == "action_failed":  # the document is being replaced: none this time
+                return []
+            raise
+        elements = [
+            e for e in map(ElementInfo.from_json, found if isinstance(found, list) else []) if e
+        ]
+        ranked = rank(
+            requested, elements, limit=self.settings.max_candidates, exclude=frozenset(tried)
+        )
+        return [c.selector for c in ranked]
+
+    async def _try(
+        self,
+        step: str,
+        number: int,
+        selector: str,
+        delay: int,
+        act: Callable[[str], Awaitable[None]],
+    ) -> Attempt:
+        count = await self._count(selector)
+        attempt = Attempt(step, number, selector, "done", delay_ms=delay, matched=max(count, 0))
+        if count < 0:
+            attempt.outcome = "invalid_selector"
+        elif count == 0:
+            attempt.outcome = "not_found"
+        elif count > 1:
+            attempt.outcome = "ambiguous"
+        else:
+            try:
+                await act(selector)
+            except ExecutorError as error:
+                if error.code != "action_failed":
+                    raise
+                attempt.outcome, attempt.detail = "failed", error.message[:300]
+                lowered = error.message.lower()
+                if "timeout" in lowered and "exceeded" in lowered:
+                    # The one element exists but never became actionable (hidden, disabled,
+                    # covered): another selector for it would wait the same. Final.
+                    self.attempts.append(attempt)
+                    raise ExecutorError(
+                        "action_failed",
+                        f"{step}: the element its selector found did not become actionable in "
+                        f"time ({self.settings.step_timeout_ms} ms at most per step)",
+                        path=f"{step}.selector",
+                        details={"step": step},
+                    ) from None
+        self.attempts.append(attempt)
+        return attempt
+
+    async def _locate_and_act(
+        self, step: str, requested: str, purpose: Purpose, act: Callable[[str], Awaitable[None]]
+    ) -> str:
+        """Act on `requested`, or on candidates after the backoff delays; the selector that did it."""
+        tried: list[str] = [requested]
+        result = await self._try(step, 0, requested, 0, act)
+        if result.outcome == "done":
+            return requested
+        left = await self._candidates(requested, purpose, tried)
+        for number, delay in enumerate(self.settings.backoff_ms, start=1):
+            event(
+                "executor_web.retry",
+                action=self.id,
+                step=step,
+                attempt=number,
+                delay_ms=delay,
+                reason=result.outcome,
+                previous=self.clean(result.selector),
+                candidates_left=[self.clean(c) for c in left],
+            )
+            await asyncio.sleep(delay / 1000)
+            # The requested selector first: the element may only have been late.
+            if await self._count(requested) == 1:
+                selector = requested
+            else:
+                fresh = await self._candidates(requested, purpose, tried)
+                selector = fresh[0] if fresh else requested
+            if selector not in tried:
+                tried.append(selector)
+            result = await self._try(step, number, selector, delay, act)
+            if result.outcome == "done":
+                return selector
+            if number < len(self.settings.backoff_ms):
+                left = await self._candidates(requested, purpose, tried)
+        raise ExecutorError(
+            "SelectorsExhausted",
+            f"no selector found a single element for {step} after "
+            f"{len(self.settings.backoff_ms)} retries",
+            path=f"{step}.selector",
+            details={
+                "step": step,
+                "retries": len(self.settings.backoff_ms),
+                "tried": [self.clean(s) for s in tried],
+            },
+        )
+
+    # -- the body ----------------------------------------------------------------------------
+
+    def _fields_json(self) -> list[JsonValue]:
+        summary: list[JsonValue] = []
+        for spec, state in zip(self.action.fields, self.fields, strict=True):
+            item: JsonObject = {
+                "selector": self.clean(spec.selector),
+                "selector_used": self.clean(state.used) if state.used else None,
+                "filled": state.done,
+                "redacted": spec.redact,
+            }
+            if spec.redact:
+                item["value"] = "REDACTED"
+            else:
+                item["value"] = spec.value[:VALUE_ECHO_CHARS]
+                if len(spec.value) > VALUE_ECHO_CHARS:
+                    item["value_truncated"] = True
+            summary.append(item)
+        return summary
+
+    def _attempt_json(self, attempt: Attempt) -> JsonObject:
+        item: JsonObject = {
+            "step": attempt.step,
+            "attempt": attempt.attempt,
+            "selector": self.clean(attempt.selector),
+            "outcome": attempt.outcome,
+            "delay_ms": attempt.delay_ms,
+        }
+        if attempt.matched is not None:
+            item["matched"] = attempt.matched
+        if attempt.detail:
+            item["detail"] = self.redactor.scrub(attempt.detail)
+        return item
+
+
+def action_origin(url: str) -> str:
+    """What the log says about where an action went: its origin only (paths and queries may hold PII)."""
+    return origin_of(url) or "(not http)"

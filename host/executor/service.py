@@ -1,0 +1,265 @@
+"""The executor's state and answers, independent of HTTP: execute, health, sandbox telemetry."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import os
+import platform
+import secrets
+import time
+
+from host.executor.engines import EngineSet
+from host.executor.errors import ExecutorError
+from host.executor.logs import event, log
+from host.executor.payload import Action, parse_action
+from host.executor.pii import SelectorPrivacy
+from host.executor.privileges import browser_processes, user_name
+from host.executor.redaction import SECRETS, Redactor
+from host.executor.runner import ActionRun, action_origin
+from host.executor.settings import ExecutorSettings
+from host.executor.urlpolicy import UrlPolicy
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import ToolRegistry, generated_registry
+
+JSON_TYPES = ("application/json",)
+
+
+def _version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _failure(action_id: str | None, error: ExecutorError) -> tuple[int, JsonObject]:
+    body: JsonObject = {"ok": False, "error": error.to_json()}
+    if action_id is not None:
+        body = {"ok": False, "action_id": action_id, "error": error.to_json()}
+    return error.status, body
+
+
+class ExecutorService:
+    """Runs planner actions on the host's sessions, one fresh session per action.
+
+    Guarantees: `execute` answers every request with `(status, JSON body)` and never raises: a
+    payload error is 400 `invalid_payload` with the field path, a refused URL `url_refused`, a
+    failed action its code; at most `max_concurrent` actions run at once and at most `max_queue`
+    wait (one more is `busy`), the wait counting against the action's own time limit; every
+    redacted value is registered for log scrubbing while its action runs and is absent from the
+    body. `health` is 200 only while a browser is connected (relaunched if it died), else 503
+    with the reason per engine.
+    """
+
+    def __init__(self, settings: ExecutorSettings, registry: ToolRegistry | None = None) -> None:
+        self.settings = settings
+        self.engines = EngineSet(settings, registry)
+        self.policy = UrlPolicy(settings.url_origins)
+        self.privacy = SelectorPrivacy(settings.pii_key)
+        self._slots = asyncio.Semaphore(settings.max_concurrent)
+        self._waiting = 0
+        self._closing: set[asyncio.Task[None]] = set()
+        self.running = 0
+        self.started = time.time()
+        # Read now: package metadata may be unreadable once the process dropped root.
+        self._versions: JsonObject = {
+            "service": _version("playwright-tool-generator"),
+            "playwright": _version("playwright"),
+            "python": platform.python_version(),
+        }
+
+    async def start(self) -> None:
+        # The generated registry imports ~200 modules: once here, not during the first action.
+        await asyncio.get_running_loop().run_in_executor(None, generated_registry)
+        await self.engines.start()
+
+    async def close(self) -> None:
+        if self._closing:
+            await asyncio.wait(set(self._closing), timeout=15)
+        await self.engines.close()
+
+    # -- POST /execute -------------------------------------------------------------------------
+
+    async def execute(self, body: bytes, content_type: str | None) -> tuple[int, JsonObject]:
+        action_id = secrets.token_hex(8)
+        received = asyncio.get_running_loop().time()
+        kind = (content_type or "").split(";", 1)[0].strip().lower()
+        try:
+            if kind not in JSON_TYPES:
+                # Also a CSRF defence: a cross-site form cannot send application/json unasked.
+                raise ExecutorError(
+                    "invalid_payload",
+                    "the body must be JSON (Content-Type: application/json)",
+                    path="$",
+                )
+            action = parse_action(body, self.settings)
+            self.policy.check(action.url)
+        except ExecutorError as error:
+            event("executor_web.rejected", action=action_id, code=error.code, path=error.path)
+            return _failure(action_id, error)
+        redactor = Redactor(action.secrets)
+        with SECRETS.holding(redactor):
+            status, answer = await self._run(action, redactor, action_id, received)
+            failure = answer.get("error")
+            event(
+                "executor_web.action",
+                action=action_id,
+                ok=status == 200,
+                status=status,
+                code=failure.get("code") if isinstance(failure, dict) else None,
+                origin=action_origin(action.url),
+                fields=len(action.fields),
+                retries=answer.get("retries", 0),
+                elapsed_ms=answer.get("elapsed_ms"),
+            )
+            return status, answer
+
+    async def _run(
+        self, action: Action, redactor: Redactor, action_id: str, received: float
+    ) -> tuple[int, JsonObject]:
+        host = await self.engines.ensure()
+        if host is None:
+            return _failure(
+                action_id,
+                ExecutorError(
+                    "browser_unavailable",
+                    "no browser engine could be launched (see /healthz)",
+                    details={"engines": list(self.engines.failures)},
+                ),
+            )
+        if self._waiting >= self.settings.max_queue:
+            return _failure(
+                action_id,
+                ExecutorError("busy", "too many actions are waiting; retry later"),
+            )
+        deadline = received + action.timeout_ms / 1000
+        self._waiting += 1
+        try:
+            async with asyncio.timeout_at(deadline):
+                await self._slots.acquire()
+        except TimeoutError:
+            return _failure(
+                action_id,
+                ExecutorError(
+                    "timeout", f"the action waited {action.timeout_ms} ms for a free slot"
+                ),
+            )
+        finally:
+            self._waiting -= 1
+        self.running += 1
+        run: ActionRun | None = None
+        try:
+            run = ActionRun(
+                host,
+                self.settings,
+                self.privacy,
+                self.policy,
+                action,
+                redactor,
+                action_id,
+                deadline,
+            )
+            return await run.run()
+        except Exception as error:
+            # A bug of the service, not of the page: logged (scrubbed), answered without details.
+            log.error("action %s failed inside the service", action_id, exc_info=error)
+            return _failure(
+                action_id,
+                ExecutorError(
+                    "internal_error", f"the service failed on this action (logged as {action_id})"
+                ),
+            )
+        finally:
+            self.running -= 1
+            # The answer goes out now; the session closes behind it and only then frees the slot,
+            # so that sessions never outnumber slots.
+            task = asyncio.ensure_future(self._release(run))
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _release(self, run: ActionRun | None) -> None:
+        try:
+            if run is not None:
+                await run.close()
+        finally:
+            self._slots.release()
+
+    # -- GET /healthz, GET /sandbox ---------------------------------------------------------------
+
+    def versions(self) -> JsonObject:
+        return {**self._versions, "browser": self.engines.version}
+
+    async def health(self) -> tuple[int, JsonObject]:
+        engines: JsonObject = {
+            "order": list(self.settings.engines),
+            "selected": self.engines.engine,
+            "failed": list(self.engines.failures),
+        }
+        host = await self.engines.ensure()
+        if host is None:
+            return 503, {
+                "ok": False,
+                "reason": "no browser engine could be launched: "
+                + "; ".join(f"{f['engine']}: {f['error']}" for f in self.engines.failures),
+                "browser": {"connected": False},
+                "engines": engines,
+                "versions": self.versions(),
+            }
+        try:
+            # A browser that died since the last action is relaunched here, so that a health
+            # check answers whether the next action can run.
+            async with asyncio.timeout(30):
+                browser = await host.pool.browser()
+        except Exception as error:
+            return 503, {
+                "ok": False,
+                "reason": f"the {self.engines.engine} browser could not be relaunched: "
+                + str(error).strip().splitlines()[0][:300],
+                "browser": {"connected": False, "engine": self.engines.engine},
+                "engines": engines,
+                "versions": self.versions(),
+            }
+        return 200, {
+            "ok": True,
+            "browser": {
+                "connected": browser.is_connected(),
+                "engine": self.engines.engine,
+                "version": browser.version,
+                "launches": host.pool.launches,
+            },
+            "engines": engines,
+            "versions": self.versions(),
+            "sessions": len(host.sessions),
+            "running": self.running,
+        }
+
+    def sandbox(self) -> JsonObject:
+        host = self.engines.host
+        processes = browser_processes()
+        uids = sorted({p.uids[1] for p in processes})
+        args = list(self.settings.browser_args) if self.engines.engine == "chromium" else []
+        browser: JsonObject = {
+            "engine": self.engines.engine,
+            "version": self.engines.version,
+            "headless": self.settings.headless,
+            "processes": len(processes),
+            "uids": list[JsonValue](uids),
+            "users": [user_name(uid) for uid in uids],
+            "all_ids_equal": all(len(set(p.uids)) == 1 for p in processes),
+        }
+        return {
+            "service": {
+                "user": user_name(os.geteuid()),
+                "uid": os.getuid(),
+                "euid": os.geteuid(),
+                "gid": os.getgid(),
+                "groups": list[JsonValue](os.getgroups()),
+                "privileges_dropped": self.settings.user is not None and os.geteuid() != 0,
+            },
+            "browser": browser,
+            "sandbox_flags": list[JsonValue](args),
+            # With --no-sandbox, Chromium's own sandbox is off; the isolation is the dropped uid.
+            "chromium_sandbox": self.engines.engine == "chromium" and "--no-sandbox" not in args,
+            "sessions_open": len(host.sessions) if host is not None else 0,
+            "actions_running": self.running,
+        }

@@ -1,0 +1,87 @@
+"""The executor's settings: one frozen value, safe by default, from the command line and environment."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from host.config import DEFAULT_BROWSER_ARGS, HostConfig
+
+DEFAULT_BIND = "127.0.0.1:8091"
+BIND_ENV = "WEB_EXECUTOR_BIND_ADDR"
+TOKEN_ENV = "WEB_EXECUTOR_TOKEN"
+ENGINES_ENV = "WEB_EXECUTOR_ENGINES"
+KNOWN_ENGINES = ("chromium", "firefox", "webkit")
+BACKOFF_MS = (200, 400, 800)
+"""Delays before the retries of a selector that did not resolve: at most three retries."""
+
+
+@dataclass(frozen=True)
+class ExecutorSettings:
+    """Everything the executor can be told.
+
+    Guarantees: every limit is finite (payload bytes, fields, selector and value lengths, action
+    time, concurrent and queued actions, excerpt size), so no request makes the service hold
+    unbounded memory or wait forever. Times are in milliseconds unless the name says otherwise.
+    """
+
+    engines: tuple[str, ...] = KNOWN_ENGINES
+    """Engines tried in order at start (and again while none runs): Chromium first."""
+    executable_path: str | None = "/usr/bin/chromium"
+    """The Chromium binary; other engines use Playwright's own lookup."""
+    browser_args: tuple[str, ...] = DEFAULT_BROWSER_ARGS
+    """Chromium's flags; other engines get none of these (they are Chromium's)."""
+    headless: bool = True
+    token: str | None = field(default=None, repr=False)
+    """Bearer token for every route but `/healthz`; required when bound off loopback."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Extra `Host` header values accepted (a container's service name), besides loopback."""
+    allowed_origins: tuple[str, ...] = ()
+    """Extra `Origin` header values accepted from browsers."""
+    url_origins: tuple[str, ...] = ()
+    """If set, the only origins (`https://shop.example`) an action may open or navigate to."""
+    max_body_bytes: int = 256 * 1024
+    max_fields: int = 64
+    max_selector_chars: int = 1024
+    max_value_chars: int = 32 * 1024
+    max_url_chars: int = 8192
+    default_timeout_ms: int = 30_000
+    """An action's time limit when the payload names none (`timeout_ms`)."""
+    max_timeout_ms: int = 120_000
+    step_timeout_ms: int = 15_000
+    """How long one fill or click waits for its element to be actionable."""
+    max_wait_after_ms: int = 30_000
+    max_concurrent: int = 16
+    """Actions running at once, each in its own session (BrowserContext). More do not make a
+    two-core machine faster; they make every action slower together (all miss their deadline at
+    once), so the rest wait for a slot, within their own time limit."""
+    max_queue: int = 256
+    """Actions waiting for a slot; one more is refused with `busy`."""
+    excerpt_chars: int = 32 * 1024
+    """Characters of the sanitised DOM excerpt returned; longer ones are cut (`truncated`)."""
+    backoff_ms: tuple[int, ...] = BACKOFF_MS
+    max_candidates: int = 5
+    pii_key: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    """Key of the HMAC that replaces PII in returned selectors (random per process by default)."""
+    user: str | None = None
+    """The account the service (and so the browser) runs as after dropping root."""
+
+    def host_config(self, engine: str) -> HostConfig:
+        """The host's configuration for `engine`: sessions for every running action and a few more."""
+        chromium = engine == "chromium"
+        return HostConfig(
+            engine=engine,
+            executable_path=self.executable_path if chromium else None,
+            browser_args=self.browser_args if chromium else (),
+            headless=self.headless,
+            max_sessions=self.max_concurrent + 8,
+            action_timeout=self.step_timeout_ms / 1000,
+            # The runner enforces each action's own limit; the host's is only a backstop.
+            navigation_timeout=self.max_timeout_ms / 1000,
+            # Nobody is there to answer a dialog: dismissing is the choice that confirms nothing.
+            dialog_policy="dismiss",
+            max_body_bytes=self.max_body_bytes,
+            token=self.token,
+            allowed_hosts=self.allowed_hosts,
+            allowed_origins=self.allowed_origins,
+        )

@@ -1,0 +1,290 @@
+"""Helpers of the executor's tests: a page server, the service in a subprocess, a transcript."""
+
+from __future__ import annotations
+
+import html
+import http.client
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+REPO = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+
+SECRET = "Tr0ub4dor&3-horse-5f2c"
+"""The redacted value the tests type; `&` makes its URL-, HTML- and JSON-encoded forms differ."""
+
+
+def _form_page() -> str:
+    return (
+        "<title>Sign up</title><form action=/welcome method=get>"
+        "<input data-testid=full-name name=name aria-label='Full name'>"
+        "<input type=email name=email aria-label=Email>"
+        "<label>Password <input type=password name=pw></label>"
+        "<button id=go type=submit>Create account</button></form>"
+    )
+
+
+PAGES: dict[str, str] = {
+    "/form": _form_page(),
+    "/drift": "<title>drift</title>"
+    "<input data-testid=email-input><input name=userName>"
+    "<button data-testid=submit-btn onclick=\"document.getElementById('out').textContent ="
+    " 'sent ' + document.querySelector('[name=userName]').value\">Send</button><p id=out></p>",
+    # The field appears 100 ms after the page is first searched from its main world, which
+    # only the service's candidate search does (after attempt 0): late, whatever the load.
+    "/late": "<title>late</title><script>const all = Document.prototype.querySelectorAll;"
+    " let armed = false; Document.prototype.querySelectorAll = function (...args) {"
+    " if (!armed) { armed = true; setTimeout(() => document.body.insertAdjacentHTML("
+    "'beforeend', '<input id=late-field>'), 100); } return all.apply(this, args); };"
+    "</script><p>wait</p>",
+    "/ambiguous": "<title>ambiguous</title>"
+    + "<input name=email><input name=email>"
+    + "<input aria-label=email><input aria-label=email>"
+    + "<input data-testid=email><input data-testid=email>",
+    "/pii": "<title>pii</title><input id=acct-12345678 name='jane.doe@example.com-confirm'>",
+    "/js-submit": '<title>js submit</title><form id=f onsubmit="event.preventDefault();'
+    " document.getElementById('out').textContent = 'submitted by ' + (event.submitter ?"
+    " event.submitter.id : 'none') + ' with ' + new FormData(this).get('q')\">"
+    "<input name=q><button id=send>Send</button></form><p id=out>not yet</p>",
+    "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
+    "<script>var leaked = 1;</script><style>p { color: red }</style>"
+    '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'
+    '<textarea name=notes>draft words</textarea><a href="javascript:alert(1)">bad</a>'
+    "<a href=/form>good</a></div>",
+}
+
+
+@dataclass
+class PageServer:
+    """Pages on 127.0.0.1; `/hang` answers only when released (or after a minute)."""
+
+    base: str = ""
+    seen: list[str] = field(default_factory=list)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+def start_page_server() -> tuple[PageServer, http.server.ThreadingHTTPServer]:
+    state = PageServer()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            parts = urlsplit(self.path)
+            state.seen.append(self.path)
+            if parts.path == "/hang":
+                state.release.wait(60)
+                self._send("<title>late</title>")
+                return
+            if parts.path == "/welcome":
+                query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+                name = html.escape(query.get("name", ""))
+                # The page echoes every value, the password too: the service must scrub it.
+                self._send(
+                    f"<title>Welcome {name}</title><h1 id=hello>Hello {name}</h1>"
+                    f"<p id=email>{html.escape(query.get('email', ''))}</p>"
+                    f"<p id=echo>pw={html.escape(query.get('pw', ''))}</p>"
+                )
+                return
+            page = PAGES.get(parts.path)
+            if page is None:
+                self.send_error(404)
+                return
+            self._send(page)
+
+        def _send(self, text: str) -> None:
+            body = text.encode()
+            self.send_response(200)
+            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    state.base = f"http://127.0.0.1:{server.server_address[1]}"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return state, server
+
+
+@dataclass
+class Reply:
+    status: int
+    body: dict[str, Any]
+    raw: bytes
+    elapsed: float
+
+
+class ExecutorProcess:
+    """`python -m host executor` in a subprocess; every byte it writes and answers is kept."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None, deadline: float = 90) -> None:
+        self.process = subprocess.Popen(
+            [PYTHON, "-m", "host", "executor", *args],
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, **(env or {})},
+        )
+        self.stdout = bytearray()
+        self.stderr = bytearray()
+        self.responses: list[bytes] = []
+        self._lock = threading.Lock()
+        assert self.process.stdout is not None and self.process.stderr is not None
+        for stream, sink in (
+            (self.process.stdout, self.stdout),
+            (self.process.stderr, self.stderr),
+        ):
+            threading.Thread(target=self._drain, args=(stream, sink), daemon=True).start()
+        end = time.monotonic() + deadline
+        while True:
+            found = self.events("executor_web.listening")
+            if found:
+                self.base = str(found[0]["url"]).replace("0.0.0.0", "127.0.0.1")
+                break
+            if self.process.poll() is not None or time.monotonic() > end:
+                self.stop()
+                raise AssertionError("the executor did not start:\n" + self.log())
+            time.sleep(0.05)
+        host_port = self.base.split("//", 1)[1]
+        self.host, port = host_port.rsplit(":", 1)
+        self.port = int(port)
+
+    def _drain(self, stream: Any, sink: bytearray) -> None:
+        for chunk in iter(lambda: stream.read1(65536), b""):
+            with self._lock:
+                sink.extend(chunk)
+
+    def log(self) -> str:
+        with self._lock:
+            return bytes(self.stderr).decode(errors="replace")
+
+    def events(self, name: str | None = None) -> list[dict[str, Any]]:
+        found = []
+        for line in self.log().splitlines():
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(item, dict) and (name is None or item.get("event") == name):
+                found.append(item)
+        return found
+
+    def emitted(self) -> bytes:
+        """Everything: stdout, stderr and every response body received."""
+        with self._lock:
+            return bytes(self.stdout) + bytes(self.stderr) + b"".join(self.responses)
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 200,
+    ) -> Reply:
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        started = time.monotonic()
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            raw = response.read()
+        finally:
+            connection.close()
+        elapsed = time.monotonic() - started
+        with self._lock:
+            self.responses.append(raw)
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = {"unparsed": raw.decode(errors="replace")}
+        return Reply(response.status, parsed, raw, elapsed)
+
+    def execute(self, payload: object, headers: dict[str, str] | None = None) -> Reply:
+        return self.request(
+            "POST",
+            "/execute",
+            json.dumps(payload).encode(),
+            {"content-type": "application/json", **(headers or {})},
+        )
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Reply:
+        return self.request("GET", path, headers=headers)
+
+    def stop(self, timeout: float = 30) -> int:
+        if self.process.poll() is None:
+            self.process.terminate()
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait(10)
+
+
+def process_tree(root: int) -> set[int]:
+    """Every live process below `root`."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    children.setdefault(int(stat.read().rsplit(")", 1)[1].split()[1]), []).append(
+                        int(entry)
+                    )
+            except (OSError, IndexError, ValueError):
+                continue
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+def chromium_processes(root: int) -> dict[int, list[bytes]]:
+    """Chromium processes below `root` and their command lines."""
+    found = {}
+    for pid in process_tree(root):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                cmdline = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if cmdline and cmdline[0].rsplit(b"/", 1)[-1] == b"chromium":
+            found[pid] = cmdline
+    return found
+
+
+def uids_of(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("Uid:"):
+                return [int(v) for v in line.split()[1:]]
+    raise AssertionError(f"no Uid line for {pid}")
+
+
+def wait_until(condition: Any, what: str, deadline: float = 30.0) -> Any:
+    end = time.monotonic() + deadline
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
