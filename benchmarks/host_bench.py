@@ -76,7 +76,7 @@ async def per_call(run: Callable[[], Awaitable[object]], count: int) -> list[flo
 
 async def call_overhead(calls: int) -> dict[str, float]:
     async with Host(HostConfig()) as host:
-        server = build_server(host, host.registry.select(["default"]))
+        server = build_server(host, host.registry.select(["default", "web_framework"]))
         async with Client(server, mode="legacy") as client:
             await host.call("bench", "web_evaluate", {"expression": "1+1"})
             await client.call_tool("web_evaluate", {"expression": "1+1"})

@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--toolset",
         action="append",
         metavar="NAME",
-        help="tools MCP lists: default (surfaceToLlm tools), all, or a toolset name; repeatable",
+        help="tools MCP lists: default (the web_agent toolset), all, or a toolset name (web_browser, web_framework); repeatable",
     )
     serve.add_argument(
         "--executable-path",
@@ -116,6 +116,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="another Origin to accept",
     )
     serve.add_argument(
+        "--enable-execute",
+        action="store_true",
+        help="offer playwright_execute (runs Python code sent by the caller; off by default)",
+    )
+    serve.add_argument(
+        "--upload-dir",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="a directory upload_file may read files from; repeatable (default: uploads off)",
+    )
+    serve.add_argument(
+        "--storage-dir",
+        type=Path,
+        metavar="DIR",
+        help="where webBrowser saves screenshots (DIR/screenshots/); default: returned as base64",
+    )
+    serve.add_argument(
         "--generated",
         type=Path,
         help="the generator's output directory (default: found beside playwright_tools)",
@@ -123,6 +142,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
     )
+    report = commands.add_parser(
+        "report", help="write host/toolsets/REPORT.md (what each toolset costs a model)"
+    )
+    report.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if the report is stale"
+    )
+    # The web executor service (host/executor/) keeps its options and its startup to itself.
+    from host.executor.cli import add_executor_command
+
+    add_executor_command(commands)
     return parser
 
 
@@ -143,6 +172,9 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         token=token,
         allowed_hosts=tuple(args.allowed_host),
         allowed_origins=tuple(args.allowed_origin),
+        enable_execute=args.enable_execute,
+        upload_dirs=tuple(args.upload_dir),
+        storage_dir=args.storage_dir,
     )
 
 
@@ -218,6 +250,14 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, bind_host: str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "report":
+        from host.report import main as report
+
+        return report(check=args.check)
+    if args.command == "executor":
+        from host.executor.cli import run_executor
+
+        return run_executor(args)
     logging.basicConfig(
         level=args.log_level.upper(),
         stream=sys.stderr,

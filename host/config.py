@@ -28,6 +28,8 @@ class HostConfig:
     cdp_endpoint: str | None = None
     """Connect to a browser that runs elsewhere (`http://host:9222`) instead of launching one."""
     headless: bool = True
+    engine: str = "chromium"
+    """Playwright browser type to launch: `chromium`, `firefox` or `webkit` (the executor's engine order)."""
     browser_args: tuple[str, ...] = DEFAULT_BROWSER_ARGS
     max_sessions: int = 32
     """Sessions held at once; one more is refused with `too_many_sessions`."""
@@ -41,7 +43,7 @@ class HostConfig:
     """`report`: a dialog stays open, is reported in results and blocks other calls until
     `web_handle_dialog` answers it. `accept` / `dismiss`: answered at once, and reported."""
     toolsets: tuple[str, ...] = ("default",)
-    """What MCP lists: `default` (tools marked `surfaceToLlm`), `all`, or toolset names."""
+    """What MCP lists: `default` (the `web_agent` toolset), `all`, or toolset names."""
     generated_dir: Path | None = None
     """The generator's output (`generated/`); found beside the `playwright_tools` package if unset."""
     max_result_bytes: int = 4 * 1024 * 1024
@@ -62,3 +64,12 @@ class HostConfig:
     """Extra `Host` header values accepted (`name:port`), besides the loopback names."""
     allowed_origins: tuple[str, ...] = ()
     """Extra `Origin` header values accepted, besides the loopback origins."""
+    enable_execute: bool = False
+    """`playwright_execute` runs Python code; off unless set (`--enable-execute`). When off it is
+    absent from every listing and refused by every transport."""
+    upload_dirs: tuple[Path, ...] = ()
+    """Directories `upload_file` (and webBrowser's `upload_file`) may read from; empty: uploads off."""
+    storage_dir: Path | None = None
+    """Where webBrowser's `screenshot` saves files (under `screenshots/`); unset: returned as base64."""
+    snapshot_limit: int = 24_000
+    """Characters of a `web_snapshot` returned; longer snapshots are cut with a note."""

@@ -16,7 +16,7 @@ from host.descriptors import ToolDescriptor
 from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext, Runner, ToolRegistry
-from host.results import ToolOutcome
+from host.results import Image, Rendered, ToolOutcome
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
 
@@ -30,6 +30,19 @@ DIALOG_SAFE = frozenset(
         "web_route_list",
     }
 )
+
+
+EXECUTE_TOOL = "playwright_execute"
+EXECUTE_DEFAULT_SEC = 60.0
+EXECUTE_MAX_SEC = 300.0
+
+
+def execute_timeout(args: object) -> float:
+    """`playwright_execute`'s `timeout_sec`: default 60; below 1 s the default; above 300, 300."""
+    value = args.get("timeout_sec") if isinstance(args, dict) else None
+    if not isinstance(value, int | float) or isinstance(value, bool) or value < 1:
+        return EXECUTE_DEFAULT_SEC
+    return min(float(value), EXECUTE_MAX_SEC)
 
 
 class Host:
@@ -77,11 +90,20 @@ class Host:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await self.sessions.close_all()
+        if self.config.enable_execute:
+            from host.execute import shutdown
+
+            await shutdown()
         await self.pool.close()
 
     async def end_session(self, key: str, reason: str = "the client disconnected") -> None:
-        """Close the session of `key` (its transport connection ended)."""
-        await self.sessions.drop(key, reason)
+        """Close the session of `key` and its webBrowser agents' (its transport connection ended)."""
+        await self.sessions.drop_family(key, reason)
+
+    def offered(self, enabled: frozenset[str]) -> frozenset[str]:
+        """`enabled` without the tools this host's configuration switches off (playwright_execute
+        unless `enable_execute`): what a transport may list."""
+        return enabled if self.config.enable_execute else enabled - {EXECUTE_TOOL}
 
     async def call(
         self, key: str, name: str, args: object, *, enabled: frozenset[str] | None = None
@@ -91,9 +113,21 @@ class Host:
             return ToolOutcome.failure(
                 name, HostError("shutting_down", "the host is shutting down")
             )
+        if name == EXECUTE_TOOL and not self.config.enable_execute:
+            return ToolOutcome.failure(
+                name,
+                HostError(
+                    "tool_disabled",
+                    "playwright_execute is off on this host (it runs arbitrary Python); the "
+                    "operator enables it by starting the host with --enable-execute",
+                ),
+            )
         try:
             descriptor = self.registry.lookup(name, enabled)
             runner = self.registry.prepare(descriptor, args)
+            if descriptor.session_param and isinstance(args, dict):
+                sub = args.get(descriptor.session_param)
+                key = f"{key}/agent:{sub if isinstance(sub, str) and sub else 'default'}"
             session, restarted = await self.sessions.acquire(key)
         except HostError as error:
             return ToolOutcome.failure(name, error)
@@ -117,6 +151,10 @@ class Host:
                 if session._repairs:
                     await session.settle()
                 value = await self._run(session, descriptor, runner, args)
+                if value is None and descriptor.feedback and session.ended is None:
+                    from host.feedback import page_feedback
+
+                    value = await page_feedback(session)
             outcome = self._success(descriptor, value, args)
         except HostError as error:
             outcome = ToolOutcome.failure(name, error)
@@ -167,7 +205,7 @@ class Host:
         session.inflight = task
         session.interrupted_by_dialog = False
         try:
-            async with asyncio.timeout(self._time_limit(args)):
+            async with asyncio.timeout(self._time_limit(args, descriptor.name)):
                 return await runner(CallContext(session, tab, self.config))
         except asyncio.CancelledError:
             if session.interrupted_by_dialog and task is not None and task.uncancel() == 0:
@@ -175,7 +213,8 @@ class Host:
             raise
         except TimeoutError:
             raise HostError(
-                "timeout", f"the call did not finish within {self._time_limit(args):g} s"
+                "timeout",
+                f"the call did not finish within {self._time_limit(args, descriptor.name):g} s",
             ) from None
         except HostError:
             raise
@@ -193,8 +232,10 @@ class Host:
         finally:
             session.inflight = None
 
-    def _time_limit(self, args: object) -> float:
+    def _time_limit(self, args: object, tool: str) -> float:
         limit = self.config.navigation_timeout
+        if tool == EXECUTE_TOOL:
+            limit = max(limit, execute_timeout(args) + 10.0)
         if isinstance(args, dict):
             timeout = args.get("timeout")
             if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout > 0:
@@ -237,6 +278,12 @@ class Host:
                 "(a selector, a clip, a smaller page)",
             )
         outcome = ToolOutcome(tool=descriptor.name, ok=True, value=json_value)
+        if isinstance(value, Rendered):
+            outcome.display = value.text
+            outcome.spread = value.spread
+        if isinstance(value, Image):
+            outcome.image_mime = value.mime
+            return outcome
         schema = descriptor.returns.get("schema")
         if (
             isinstance(value, str)

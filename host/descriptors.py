@@ -38,6 +38,10 @@ class ToolDescriptor:
     surface_to_llm: bool
     origin: str
     implementation: str = ""
+    session_param: str = ""
+    """A parameter naming a sub-session of the caller's (`webBrowser`'s `agentId`), or empty."""
+    feedback: bool = False
+    """An agent action: a call a dialog interrupted still answers with the page's feedback."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ def read_descriptor(path: Path, origin: str) -> ToolDescriptor:
         surface_to_llm=bool(data.get("surfaceToLlm", False)),
         origin=origin,
         implementation=implementation,
+        session_param=str(data.get("sessionParam", "")) if origin == "host" else "",
+        feedback=bool(data.get("feedback", False)) and origin == "host",
     )
 
 

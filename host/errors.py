@@ -16,12 +16,22 @@ class HostError(Exception):
     error.
     """
 
-    def __init__(self, code: str, message: str, *, tool: str = "", path: str = "") -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        tool: str = "",
+        path: str = "",
+        details: dict[str, JsonValue] | None = None,
+    ) -> None:
         super().__init__(f"[{code}] {message}")
         self.code = code
         self.message = message
         self.tool = tool
         self.path = path
+        self.details = details
+        """Structured fields the tool reports beside the error (they replace `error` in results)."""
 
     def to_json(self) -> dict[str, JsonValue]:
         """The error as a JSON object: `{tool, code, path, message}`."""

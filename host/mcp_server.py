@@ -18,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from host.core import Host
+from host.descriptors import ToolDescriptor
 from host.errors import HostError
 from host.jsontypes import JsonObject
 from host.results import ToolOutcome
@@ -27,8 +28,9 @@ log = logging.getLogger(__name__)
 SERVER_NAME = "playwright-tool-host"
 INSTRUCTIONS = (
     "Browser tools. Each connection has its own browser session (cookies, storage, tabs); every "
-    "tool acts on the current tab (see web_tabs). Results may carry 'dialogs' (open dialogs: "
-    "answer with web_handle_dialog), 'notes' (tabs opened, crashes) and 'session' (a new session)."
+    "tool acts on the current tab (see web_tabs). Start with web_snapshot: its refs (e12) are the "
+    "best targets. Results may carry 'dialogs' (open dialogs: answer with web_handle_dialog), "
+    "'notes' (tabs opened, crashes) and 'session' (a new session)."
 )
 _KEY = "host.session_key"
 
@@ -83,6 +85,20 @@ def to_call_result(outcome: ToolOutcome) -> types.CallToolResult:
     )
 
 
+def listed_schema(descriptor: ToolDescriptor) -> JsonObject:
+    """A tool's input schema as `tools/list` shows it: without the `$schema` line (MCP input
+    schemas are JSON Schema 2020-12 unless they say otherwise), so it costs a model less."""
+    return {k: v for k, v in descriptor.parameters.items() if k != "$schema"}
+
+
+def listed_tool(descriptor: ToolDescriptor) -> types.Tool:
+    return types.Tool(
+        name=descriptor.name,
+        description=descriptor.description,
+        input_schema=listed_schema(descriptor),
+    )
+
+
 def build_server(
     host: Host, enabled: frozenset[str], *, fixed_key: str | None = None
 ) -> Server[Any]:
@@ -92,14 +108,8 @@ def build_server(
     also works for the stateless 2026 protocol; without it each connection has its own session and
     the server speaks only the handshake protocol (auto-negotiating clients fall back to it).
     """
-    tools = [
-        types.Tool(
-            name=name,
-            description=host.registry.tools[name].description,
-            input_schema=dict(host.registry.tools[name].parameters),
-        )
-        for name in sorted(enabled)
-    ]
+    enabled = host.offered(enabled)
+    tools = [listed_tool(host.registry.tools[name]) for name in sorted(enabled)]
     listing = types.ListToolsResult(tools=tools)
 
     async def list_tools(

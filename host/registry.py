@@ -36,6 +36,9 @@ OVERRIDES = {
 }
 
 
+DEFAULT_TOOLSET = "web_agent"
+
+
 @dataclass(frozen=True)
 class CallContext:
     """What a hand-authored tool runs with: the caller's session, its current tab, the config."""
@@ -138,13 +141,14 @@ class ToolRegistry:
     # -- selection -------------------------------------------------------------------------
 
     def select(self, names: Iterable[str]) -> frozenset[str]:
-        """Tools enabled by toolset names: `default` (tools marked surfaceToLlm), `all`, or a toolset."""
+        """Tools enabled by toolset names: `default` (the `web_agent` toolset, the one written for
+        models), `all`, or a toolset."""
         enabled: set[str] = set()
         for name in names:
             if name == "all":
                 enabled.update(self.tools)
             elif name == "default":
-                enabled.update(n for n, d in self.tools.items() if d.surface_to_llm)
+                enabled.update(self.toolsets[DEFAULT_TOOLSET].tools)
             elif name in self.toolsets:
                 enabled.update(self.toolsets[name].tools)
             else:

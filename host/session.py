@@ -59,10 +59,16 @@ def clip(text: str, limit: int) -> str:
 
 @dataclass
 class Tab:
-    """One page of a session; `crashed` is set when its renderer died (it is then replaced)."""
+    """One page of a session; `crashed` is set when its renderer died (it is then replaced).
+
+    `refs` are the element refs of the tab's current `web_snapshot` (a full snapshot replaces
+    them, a snapshot of a part adds to them); a ref outside them is refused as stale.
+    """
 
     page: Page
     crashed: bool = False
+    refs: set[str] = field(default_factory=set)
+    target_id: str | None = None
 
 
 @dataclass
@@ -130,6 +136,10 @@ class Session:
         self.interrupted_by_dialog = False
         self._background: set[asyncio.Task[None]] = set()
         self._repairs: set[asyncio.Task[None]] = set()
+        self.cdp_url: str | None = None
+        """Where a worker process reaches this session's browser over CDP (playwright_execute)."""
+        self.new_errors: deque[str] = deque(maxlen=20)
+        """Console errors and page errors not yet shown in an agent tool's feedback."""
 
     # -- creation and teardown -------------------------------------------------------------
 
@@ -198,6 +208,9 @@ class Session:
         self.tabs.append(tab)
         page.on("close", self._on_page_close)
         page.on("crash", self._on_crash)
+        page.on(
+            "framenavigated", lambda frame: tab.refs.clear() if frame is page.main_frame else None
+        )
         if self.current is None:
             self.current = tab
         else:
@@ -270,6 +283,14 @@ class Session:
         if len(self.console) == self.console.maxlen:
             self.console_dropped += 1
         self.console.append(entry)
+        if entry.get("level") == "error":
+            self.new_errors.append(clip(str(entry.get("text", "")).split("\n")[0], 300))
+
+    def take_new_errors(self) -> list[str]:
+        """Errors logged since the last time this was called (at most the last 20)."""
+        errors = list(self.new_errors)
+        self.new_errors.clear()
+        return errors
 
     def _on_console(self, message: ConsoleMessage) -> None:
         entry: JsonObject = {

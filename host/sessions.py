@@ -68,6 +68,7 @@ class SessionManager:
         try:
             browser = await self._pool.browser()
             session = await Session.create(key, browser, self._pool.generation, self._config)
+            session.cdp_url = self._pool.cdp_url
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: waiters re-raise it themselves
@@ -89,6 +90,12 @@ class SessionManager:
         while len(self._ended) > 4096:
             self._ended.popitem(last=False)
         await session.close()
+
+    async def drop_family(self, key: str, reason: str) -> None:
+        """Close the session of `key` and its sub-sessions (`key/agent:<id>`, webBrowser agents)."""
+        for other in [k for k in self._sessions if k.startswith(key + "/agent:")]:
+            await self.drop(other, reason)
+        await self.drop(key, reason)
 
     async def reap_idle(self, now: float | None = None) -> int:
         """Close sessions with no call running and none for `idle_timeout` seconds."""

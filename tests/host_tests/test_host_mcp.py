@@ -14,19 +14,13 @@ from mcp import Client, StdioServerParameters
 from host.config import HostConfig
 from host.core import Host
 from host.mcp_server import build_server
+from host.registry import ToolRegistry
 from host_tests.host_helpers import PYTHON, REPO, ServedHost
 
-DEFAULT_TOOLS = [
-    "web_console_messages",
-    "web_evaluate",
-    "web_handle_dialog",
-    "web_network_requests",
-    "web_route",
-    "web_route_list",
-    "web_tabs",
-    "web_unroute",
-    "web_waitForResponse",
-]
+# The default toolset (web_agent) as listed by a host without --enable-execute.
+DEFAULT_TOOLS = sorted(set(ToolRegistry().toolsets["web_agent"].tools) - {"playwright_execute"})
+# Every tool but playwright_execute (off unless the host is started with --enable-execute).
+ALL_LISTED = len(ToolRegistry().tools) - 1
 NODE_MODULES = REPO / "node_modules"
 
 
@@ -38,15 +32,13 @@ def text(result: types.CallToolResult) -> str:
 
 async def exercise(client: Client) -> dict[str, Any]:
     listed = await client.list_tools()
-    first = await client.call_tool("web_evaluate", {"expression": "window.n = (window.n || 0) + 1"})
-    second = await client.call_tool(
-        "web_evaluate", {"expression": "window.n = (window.n || 0) + 1"}
-    )
-    bad = await client.call_tool("web_evaluate", {"expression": 1})
+    first = await client.call_tool("evaluate", {"expression": "window.n = (window.n || 0) + 1"})
+    second = await client.call_tool("evaluate", {"expression": "window.n = (window.n || 0) + 1"})
+    bad = await client.call_tool("evaluate", {"expression": 1})
     failed = await client.call_tool(
-        "web_evaluate", {"expression": "(() => { throw new Error('nope') })()"}
+        "evaluate", {"expression": "(() => { throw new Error('nope') })()"}
     )
-    unknown = await client.call_tool("web_evalute", {"expression": "1"})
+    unknown = await client.call_tool("evalute", {"expression": "1"})
     return {
         "names": sorted(t.name for t in listed.tools),
         "schema": next(t for t in listed.tools if t.name == "web_tabs").input_schema,
@@ -66,10 +58,10 @@ def check_common(seen: dict[str, Any], names: list[str]) -> None:
     assert json.loads(text(first)) == {"result": 1}
     assert second.structured_content == {"result": 2}  # same connection, same session
     bad, failed, unknown = seen["bad"], seen["failed"], seen["unknown"]
-    assert bad.is_error and text(bad).startswith("Error [invalid_argument] web_evaluate")
+    assert bad.is_error and text(bad).startswith("Error [invalid_argument] evaluate")
     assert bad.structured_content["error"]["path"] == "expression"
     assert failed.is_error and "Error [playwright_error]" in text(failed) and "nope" in text(failed)
-    assert unknown.is_error and "did you mean web_evaluate" in text(unknown)
+    assert unknown.is_error and "did you mean evaluate" in text(unknown)
 
 
 def test_python_sdk_in_memory() -> None:
@@ -87,7 +79,7 @@ def test_python_sdk_in_memory() -> None:
 
     seen, shot, during, after = asyncio.run(run())
     check_common(seen, sorted(set(DEFAULT_TOOLS) | set(seen["names"])))
-    assert len(seen["names"]) == 204
+    assert len(seen["names"]) == ALL_LISTED - 1  # default + web_framework: no webBrowser
     image = shot.content[0]
     assert isinstance(image, types.ImageContent) and image.mime_type == "image/png"
     assert base64.b64decode(image.data).startswith(b"\x89PNG")
@@ -115,7 +107,7 @@ def test_python_sdk_over_streamable_http_one_session_per_connection(served: Serv
     one, two = asyncio.run(run())
     check_common(one, one["names"])
     check_common(two, two["names"])  # counters start at 1 again: a separate session
-    assert len(one["names"]) == 204
+    assert len(one["names"]) == ALL_LISTED
 
 
 def run_node(*args: str) -> dict[str, Any]:
@@ -136,7 +128,7 @@ def check_node(seen: dict[str, Any]) -> None:
     assert seen["first"] == {"result": 42} and seen["second"] == {"result": 43}
     assert json.loads(seen["firstText"]) == {"result": 42}
     assert seen["bad"]["isError"] and seen["bad"]["text"].startswith("Error [invalid_argument]")
-    assert seen["unknown"]["isError"] and "did you mean web_evaluate" in seen["unknown"]["text"]
+    assert seen["unknown"]["isError"] and "did you mean evaluate" in seen["unknown"]["text"]
     assert seen["tabs"] == 2
 
 
@@ -148,5 +140,5 @@ def test_typescript_sdk_over_stdio() -> None:
 
 def test_typescript_sdk_over_streamable_http(served: ServedHost) -> None:
     seen = run_node("http", served.mcp_url)
-    assert len(seen["names"]) == 204
+    assert len(seen["names"]) == ALL_LISTED
     check_node(seen)

@@ -105,7 +105,7 @@ from mcp import Client
 async def main():
     async with Client(sys.argv[1]) as client:
         print("connected", flush=True)
-        await client.call_tool("web_evaluate", {"expression": "window.open(location.href) && new Promise(() => {})"})
+        await client.call_tool("evaluate", {"expression": "window.open(location.href) && new Promise(() => {})"})
 asyncio.run(main())
 """
 

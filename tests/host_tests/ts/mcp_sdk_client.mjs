@@ -13,11 +13,11 @@ const client = new Client({ name: "ts-sdk-test", version: "1.0.0" });
 await client.connect(transport);
 const listed = await client.listTools();
 const names = listed.tools.map((t) => t.name).sort();
-const schema = listed.tools.find((t) => t.name === "web_evaluate").inputSchema;
-const first = await client.callTool({ name: "web_evaluate", arguments: { expression: "window.n = (window.n || 0) + 40; window.n + 2" } });
-const second = await client.callTool({ name: "web_evaluate", arguments: { expression: "window.n + 3" } });
-const bad = await client.callTool({ name: "web_evaluate", arguments: { expression: 42 } });
-const unknown = await client.callTool({ name: "web_evaluat", arguments: {} });
+const schema = listed.tools.find((t) => t.name === "evaluate").inputSchema;
+const first = await client.callTool({ name: "evaluate", arguments: { expression: "window.n = (window.n || 0) + 40; window.n + 2" } });
+const second = await client.callTool({ name: "evaluate", arguments: { expression: "window.n + 3" } });
+const bad = await client.callTool({ name: "evaluate", arguments: { expression: 42 } });
+const unknown = await client.callTool({ name: "evaluat", arguments: {} });
 const tabs = await client.callTool({ name: "web_tabs", arguments: { action: "new" } });
 await client.close();
 console.log(

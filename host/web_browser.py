@@ -1,0 +1,154 @@
+"""`webBrowser`: one tool, twenty actions, for frameworks that want a single browser tool.
+
+Each `agentId` has its own session (the host derives the session key from it: see the
+descriptor's `sessionParam`), so two agents never share cookies or tabs. Tabs form a stack:
+`click_and_switch_tab` pushes the tab a link opens, `close` pops the current one, and closing the
+last tab ends the agent's session.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import time
+from typing import cast
+
+from playwright.async_api import Locator
+
+from host.agent_web import check_upload, cut_text, file_input
+from host.errors import HostError
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.results import Image
+from host.session import clip
+from host.targets import locate
+
+HTML_LIMIT = 100_000
+_HTML_JS = """(root, depth) => {
+  const copy = root.cloneNode(true);
+  for (const el of copy.querySelectorAll('script, style, svg, noscript')) el.remove();
+  if (copy.matches && copy.matches('script, style, svg, noscript')) return '';
+  const prune = (el, level) => {
+    for (const child of [...el.children]) {
+      if (level >= depth) child.replaceWith(el.ownerDocument.createTextNode('...'));
+      else prune(child, level + 1);
+    }
+  };
+  prune(copy, 1);
+  return copy.outerHTML;
+}"""
+
+
+def _need(args: JsonObject, *names: str) -> list[str]:
+    action = args["action"]
+    values = []
+    for name in names:
+        value = args.get(name)
+        if not isinstance(value, str) or not value:
+            raise HostError("missing_argument", f"{action} needs {name}", path=name)
+        values.append(value)
+    return values
+
+
+async def _locator(call: CallContext, selector: str) -> Locator:
+    return await locate(call.tab, selector)
+
+
+async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
+    action = str(args["action"])
+    page = call.tab.page
+    session = call.session
+    result: JsonValue = None
+    selector = args.get("selector")
+    if action == "navigate":
+        (url,) = _need(args, "url")
+        await page.goto(url, wait_until=str(args.get("waitUntil", "load")))  # type: ignore[arg-type]
+    elif action == "go_back":
+        await page.go_back()
+    elif action == "go_forward":
+        await page.go_forward()
+    elif action == "close":
+        await page.close()
+        if session.ended is not None:
+            return {"action": action, "result": "closed the last tab; the agent's session ended"}
+        return await page_feedback(session, {"action": action, "result": "closed the tab"})
+    elif action in ("click", "hover"):
+        (sel,) = _need(args, "selector")
+        locator = await _locator(call, sel)
+        await (locator.click() if action == "click" else locator.hover())
+    elif action == "fill":
+        sel, value = _need(args, "selector", "value")
+        await (await _locator(call, sel)).fill(value)
+    elif action == "select":
+        sel, value = _need(args, "selector", "value")
+        result = list[JsonValue](await (await _locator(call, sel)).select_option(value))
+    elif action == "drag":
+        sel, target = _need(args, "selector", "targetSelector")
+        await (await _locator(call, sel)).drag_to(await _locator(call, target))
+    elif action == "press_key":
+        (key,) = _need(args, "key")
+        if isinstance(selector, str) and selector:
+            await (await _locator(call, selector)).press(key)
+        else:
+            await page.keyboard.press(key)
+    elif action == "delete":
+        if isinstance(selector, str) and selector:
+            await (await _locator(call, selector)).fill("")
+        else:
+            await page.keyboard.press("ControlOrMeta+a")
+            await page.keyboard.press("Delete")
+    elif action == "get_visible_text":
+        source = await _locator(call, selector) if isinstance(selector, str) and selector else None
+        text = await (source or page.locator("body")).inner_text()
+        text, cut = cut_text(text)
+        result = text + ("\n[cut at 10000 characters]" if cut else "")
+    elif action == "get_html":
+        depth = args.get("depth", 4)
+        root = await _locator(call, selector) if isinstance(selector, str) and selector else None
+        html = await (root or page.locator("html")).evaluate(_HTML_JS, depth)
+        result = clip(str(html), HTML_LIMIT)
+    elif action == "screenshot":
+        data = await page.screenshot(type="png")
+        storage = call.config.storage_dir
+        if storage is None:
+            return Image(base64.b64encode(data).decode("ascii"))
+        folder = storage / "screenshots"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}.png"
+        path.write_bytes(data)
+        result = str(path)
+    elif action == "evaluate":
+        (value,) = _need(args, "value")
+        result = cast(JsonValue, await page.evaluate(value))
+    elif action == "console_logs":
+        result = [f"[{m.get('type')}] {m.get('text')}" for m in session.console]
+        session.console.clear()
+        session.console_dropped = 0
+        session.take_new_errors()
+    elif action in ("iframe_click", "iframe_fill"):
+        frame, sel = _need(args, "frameSelector", "selector")
+        inner = page.frame_locator(frame).locator(sel)
+        if action == "iframe_click":
+            await inner.click()
+        else:
+            (value,) = _need(args, "value")
+            await inner.fill(value)
+    elif action == "upload_file":
+        sel, file_path = _need(args, "selector", "filePath")
+        path = check_upload(call.config, file_path)
+        await (await file_input(await _locator(call, sel))).set_input_files(str(path))
+        result = f"uploaded {path.name}"
+    elif action == "click_and_switch_tab":
+        (sel,) = _need(args, "selector")
+        locator = await _locator(call, sel)
+        async with session.context.expect_page() as opened:
+            await locator.click()
+        new_page = await opened.value
+        session._adopt(new_page)
+        index = session.index_of(new_page)
+        assert index is not None
+        session.current = session.tabs[index]
+        session.take_notes()
+        await new_page.wait_for_load_state("domcontentloaded")
+    return await page_feedback(session, {"action": action, "result": result})

@@ -1,0 +1,51 @@
+"""Issue 11 item 1: the default toolset fits in a prompt; its figures are in a generated report."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from host_tests.host_helpers import ServedHost
+from mcp import Client
+
+from host.registry import ToolRegistry
+from host.report import (
+    MAX_DESCRIPTION,
+    MAX_TOKENS,
+    MAX_TOOLS,
+    REPORT,
+    budget_problems,
+    render,
+    toolset_costs,
+    total_tokens,
+)
+
+
+def test_the_report_is_current_and_the_budget_is_kept() -> None:
+    registry = ToolRegistry()
+    assert REPORT.read_text(encoding="utf-8") == render(registry), "run `python -m host report`"
+    assert budget_problems(registry) == []
+    costs = toolset_costs(registry, "web_agent")
+    assert len(costs) <= MAX_TOOLS and total_tokens(costs) <= MAX_TOKENS
+    assert all(c.description <= MAX_DESCRIPTION for c in costs)
+    assert f"| `web_agent` (with --enable-execute) | {len(costs)} | {total_tokens(costs)} |" in (
+        REPORT.read_text(encoding="utf-8")
+    )
+
+
+def test_what_mcp_lists_is_what_the_report_measures(agent_host: ServedHost) -> None:
+    async def listing() -> list[dict[str, object]]:
+        async with Client(agent_host.mcp_url) as client:
+            tools = (await client.list_tools()).tools
+            return [
+                {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+                for t in tools
+            ]
+
+    listed = asyncio.run(listing())
+    characters = sum(len(json.dumps(t, separators=(",", ":"), ensure_ascii=False)) for t in listed)
+    registry = ToolRegistry()
+    costs = toolset_costs(registry, "web_agent")
+    assert sorted(t["name"] for t in listed) == sorted(c.name for c in costs)  # type: ignore[type-var]
+    assert characters == sum(c.characters for c in costs)
+    assert round(characters / 4) <= MAX_TOKENS and len(listed) <= MAX_TOOLS
