@@ -32,7 +32,8 @@ SELECTOR = ToolParam(
     "selector",
     Scalar("string"),
     True,
-    "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+    "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it,"
+    " or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
 )
 
 

@@ -61,11 +61,13 @@ class ResultShape:
     """How the Python return value becomes the tool's JSON result.
 
     `discard`: the tool returns null; `value`: the value is JSON already; `base64`: bytes, encoded;
-    `summary` / `summaries`: one live object / a list of them, read through `summary`. `nullable`
-    means Python may return None, which stays null.
+    `summary` / `summaries`: one live object / a list of them, read through `summary`;
+    `handle` / `handles`: one Locator or FrameLocator / a list of them, each as its selector handle
+    (a string every `selector` parameter accepts). `nullable` means Python may return None, which
+    stays null.
     """
 
-    kind: Literal["discard", "value", "base64", "summary", "summaries"]
+    kind: Literal["discard", "value", "base64", "summary", "summaries", "handle", "handles"]
     summary: LiveSummary | None = None
     nullable: bool = False
 

@@ -1,9 +1,12 @@
-"""Live browser objects as tool results: which come back as a JSON summary, and which as nothing.
+"""Live browser objects as tool results: which come back as a selector handle, which as a JSON
+summary, and which as nothing.
 
-A tool result must be JSON, so a method returning a `Response` or a `Page` cannot hand the object
-over. The types below return a small summary read from Python *properties* (never methods, so the
+A tool result must be JSON, so a method returning a `Locator` or a `Page` cannot hand the object
+over. A Locator or FrameLocator is a query, not a thing: it comes back as its selector handle, a
+string that every `selector` parameter accepts, so locators chain across calls (`HANDLES`). The
+`SUMMARIES` types return a small summary read from Python *properties* (never methods, so the
 sync and async shims read them alike); every other live type returns nothing, and the descriptor
-says so. The binder checks each attribute against the installed Python package.
+says so. The binder checks each summary attribute against the installed Python package.
 """
 
 from __future__ import annotations
@@ -42,6 +45,20 @@ def _summary(python_class: str, *fields: tuple[str, TypeNode, str]) -> tuple[str
     java = f"{JAVA_PACKAGE}.{python_class}"
     return java, LiveSummary(python_class, tuple(SummaryField(*f) for f in fields))
 
+
+HANDLES: frozenset[str] = frozenset(
+    f"{JAVA_PACKAGE}.{name}" for name in ("Locator", "FrameLocator")
+)
+
+# What a tool's descriptor says of a handle result: a model or a script must know where it goes.
+HANDLE_NOTE = (
+    "Returns a selector handle (a string) for the {what}; pass it as `selector` to any"
+    " web_locator_* tool, where it can be narrowed further."
+)
+HANDLES_NOTE = (
+    "Returns a selector handle (a string) per matching element, in page order; pass one as"
+    " `selector` to any web_locator_* tool."
+)
 
 SUMMARIES: dict[str, LiveSummary] = dict(
     [

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from generator.ir import ResultShape
 from generator.java_model import JavaField, JavaSurface, JavaType
-from generator.live_objects import SUMMARIES, LiveSummary
+from generator.live_objects import HANDLE_NOTE, HANDLES, HANDLES_NOTE, SUMMARIES, LiveSummary
 from generator.python_api import PythonSurface
 from generator.python_types import (
     ANY,
@@ -220,6 +220,14 @@ class Lowerer:
         if t.name == "java.lang.AutoCloseable":
             note = "The Java method returns a disposable handle; the tool returns nothing."
             return LoweredResult(Null(), ResultShape("discard"), note)
+        if t.name in HANDLES:
+            what = "frame's content" if t.name.endswith("FrameLocator") else "matching elements"
+            return LoweredResult(
+                Scalar("string"), ResultShape("handle"), HANDLE_NOTE.format(what=what)
+            )
+        if t.name in _LISTS and len(t.args) == 1 and t.args[0].name in HANDLES:
+            note = HANDLES_NOTE
+            return LoweredResult(ListOf(Scalar("string")), ResultShape("handles"), note)
         if t.name in _LISTS and len(t.args) == 1 and self._is_live(t.args[0].name):
             live = t.args[0].name
             summary = SUMMARIES.get(live)

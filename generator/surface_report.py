@@ -152,6 +152,10 @@ def _probe(binder: Binder, prefix: str, method: str, interface: str) -> SurfaceR
     outcome = binder.with_diagnostics(scratch).bind(entry)
     if isinstance(outcome, Refusal):
         return SurfaceRow(short, method, "refused", outcome.kind.value, "", outcome.detail, ())
+    if outcome.result_shape.kind == "discard" and outcome.result_note:
+        # It binds, but its tool would only say that its result was dropped: listing it is no use.
+        why = outcome.result_note
+        return SurfaceRow(short, method, "not listed", "no JSON result", "", why, ())
     return SurfaceRow(
         short,
         method,

@@ -241,6 +241,13 @@ def _result(tool: Tool) -> tuple[python.PyCode, python.PyCode]:
             cast = python.code("{cast}({hint}, result)", cast=_CAST, hint=hint)
             return python.PyCode("result: object = "), cast.also(annotation)
         return python.code("result: {a} = ", a=annotation), python.PyCode("result")
+    if shape.kind in ("handle", "handles"):
+        handle = python.imported(_CONVERT_MODULE, "selector_handle")
+        if shape.kind == "handles":
+            return python.PyCode("result = "), python.code(
+                "[{f}(item) for item in result]", f=handle
+            )
+        return python.PyCode("result = "), python.code("{f}(result)", f=handle)
     assert shape.summary is not None
     if shape.kind == "summaries":
         return python.PyCode("result = "), python.PyCode(

@@ -442,28 +442,6 @@ open.onsuccess = () => { const tx = open.result.transaction('things', 'readwrite
         observe="() => document.title",
         expected="after",
     ),
-    # --- routes: no tool can install a context route, so unrouting must leave the network alone ---
-    Case(
-        "context-unroute",
-        (("web_context_unroute", {"url": "**/ping*"}),),
-        returns=None,
-        observe=FETCH_JS,
-        expected=200,
-    ),
-    Case(
-        "context-unroute-all",
-        (("web_context_unrouteAll", {}),),
-        returns=None,
-        observe=FETCH_JS,
-        expected=200,
-    ),
-    # --- accessors of live objects: the tool returns nothing by design (returns.note) ---
-    Case("context-browser", (("web_context_browser", {}),), returns=None),
-    Case("context-clock", (("web_context_clock", {}),), returns=None),
-    Case("context-credentials", (("web_context_credentials", {}),), returns=None),
-    Case("context-debugger", (("web_context_debugger", {}),), returns=None),
-    Case("context-request", (("web_context_request", {}),), returns=None),
-    Case("context-tracing", (("web_context_tracing", {}),), returns=None),
     # --- keyboard ---
     Case(
         "keyboard-type",

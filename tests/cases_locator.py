@@ -701,24 +701,6 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
         ),
         returns="one | two",
     ),
-    Case(
-        "locator-evaluateHandle",
-        # Returns nothing by design (a live JSHandle); the function's side effect is observable.
-        (
-            (
-                "web_locator_evaluateHandle",
-                {
-                    "selector": "#go",
-                    "expression": "(el, mark) => { el.dataset.mark = mark; return el; }",
-                    "arg": "handled",
-                    "timeout": 4000,
-                },
-            ),
-        ),
-        returns=None,
-        observe="() => document.getElementById('go').dataset.mark",
-        expected="handled",
-    ),
     # --- waiting --------------------------------------------------------------------------------
     Case(
         "locator-waitFor-visible",
@@ -763,22 +745,6 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
         observe="() => document.getElementById('status').textContent",
         expected="done",
     ),
-    Case(
-        "locator-elementHandle",
-        # Returns nothing by design (a live ElementHandle). It waits for #late to be attached
-        # (inserted 150 ms after load), which the observation shows.
-        (("web_locator_elementHandle", {"selector": "#late", "timeout": 4000}),),
-        html=WAIT_HTML,
-        returns=None,
-        observe="() => document.getElementById('late') !== null",
-        expected=True,
-    ),
-    Case(
-        "locator-elementHandles",
-        # Returns nothing by design (live ElementHandles); no page effect to observe.
-        (("web_locator_elementHandles", {"selector": ".item"}),),
-        returns=None,
-    ),
     # --- highlight ------------------------------------------------------------------------------
     Case(
         "locator-highlight",
@@ -820,23 +786,39 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
         html=BOX_HTML,
         check=lambda r: _png_rgb(r, 20, 20) == (255, 255, 255),
     ),
-    # --- locator builders: live Locator / FrameLocator results, returned as nothing by design ---
-    # These never touch the page (normalize excepted); every optional argument is passed so a wrong
-    # keyword mapping raises, and the tool must return None.
-    Case("locator-all", (("web_locator_all", {"selector": ".item"}),), returns=None),
-    Case("locator-first", (("web_locator_first", {"selector": ".item"}),), returns=None),
-    Case("locator-last", (("web_locator_last", {"selector": ".item"}),), returns=None),
-    Case("locator-nth", (("web_locator_nth", {"selector": ".item", "index": 1}),), returns=None),
+    # --- locator builders: each returns the selector handle of the Locator (or FrameLocator)
+    # Playwright's Python API builds from the same arguments (`same_as`), which must locate the
+    # same elements. Every optional argument is passed so that a wrong keyword mapping shows.
+    Case(
+        "locator-all",
+        (("web_locator_all", {"selector": ".item"}),),
+        same_as=lambda p: [p.locator(".item").nth(0), p.locator(".item").nth(1)],
+    ),
+    Case(
+        "locator-first",
+        (("web_locator_first", {"selector": ".item"}),),
+        same_as=lambda p: p.locator(".item").first,
+    ),
+    Case(
+        "locator-last",
+        (("web_locator_last", {"selector": ".item"}),),
+        same_as=lambda p: p.locator(".item").last,
+    ),
+    Case(
+        "locator-nth",
+        (("web_locator_nth", {"selector": ".item", "index": 1}),),
+        same_as=lambda p: p.locator(".item").nth(1),
+    ),
     Case(
         "locator-normalize",
-        # normalize resolves the selector in the page (it fails on no match); result not returned.
+        # normalize resolves the selector in the page (it fails on no match): a best-practice one.
         (("web_locator_normalize", {"selector": "#go"}),),
-        returns=None,
+        check=lambda r: isinstance(r, str) and r != "#go",
     ),
     Case(
         "locator-describe",
         (("web_locator_describe", {"selector": "#go", "description": "The Go button"}),),
-        returns=None,
+        same_as=lambda p: p.locator("#go").describe("The Go button"),
     ),
     Case(
         "locator-filter",
@@ -846,7 +828,9 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
                 {"selector": ".item", "hasText": "one", "hasNotText": "two", "visible": True},
             ),
         ),
-        returns=None,
+        same_as=lambda p: p.locator(".item").filter(
+            has_text="one", has_not_text="two", visible=True
+        ),
     ),
     Case(
         "locator-locator",
@@ -862,35 +846,35 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
             ),
         ),
         html=ITEMS_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#list").locator("li", has_text="one", has_not_text="two"),
     ),
     Case(
         "locator-and",
         (("web_locator_and", {"selector": "button", "locator": "#go"}),),
-        returns=None,
+        same_as=lambda p: p.locator("button").and_(p.locator("#go")),
     ),
     Case(
         "locator-or",
         (("web_locator_or", {"selector": "#go", "locator": "#name"}),),
-        returns=None,
+        same_as=lambda p: p.locator("#go").or_(p.locator("#name")),
     ),
     Case(
         "locator-contentFrame",
         (("web_locator_contentFrame", {"selector": "#frame"}),),
         html="""<!doctype html><iframe id="frame" srcdoc="<p>inside</p>"></iframe>""",
-        returns=None,
+        same_as=lambda p: p.locator("#frame").content_frame,
     ),
     Case(
         "locator-getByAltText",
         (("web_locator_getByAltText", {"selector": "#scope", "text": "Logo", "exact": True}),),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_alt_text("Logo", exact=True),
     ),
     Case(
         "locator-getByLabel",
         (("web_locator_getByLabel", {"selector": "#scope", "text": "Email", "exact": False}),),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_label("Email", exact=False),
     ),
     Case(
         "locator-getByPlaceholder",
@@ -901,7 +885,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
             ),
         ),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_placeholder("you@example.com", exact=True),
     ),
     Case(
         "locator-getByRole",
@@ -925,25 +909,71 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
             ),
         ),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_role(
+            "button",
+            name="Go",
+            exact=True,
+            checked=False,
+            description="",
+            disabled=False,
+            expanded=False,
+            include_hidden=False,
+            level=2,
+            pressed=False,
+            selected=False,
+        ),
+        locates=False,  # every option at once: no role supports them all
     ),
     Case(
         "locator-getByTestId",
         (("web_locator_getByTestId", {"selector": "#scope", "testId": "target"}),),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_test_id("target"),
     ),
     Case(
         "locator-getByText",
         (("web_locator_getByText", {"selector": "#scope", "text": "Heading", "exact": True}),),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_text("Heading", exact=True),
     ),
     Case(
         "locator-getByTitle",
         (("web_locator_getByTitle", {"selector": "#scope", "text": "Tip", "exact": False}),),
         html=GET_BY_HTML,
-        returns=None,
+        same_as=lambda p: p.locator("#scope").get_by_title("Tip", exact=False),
+    ),
+    # --- handles chain: each step's handle is the next step's selector ---------------------------
+    Case(
+        "locator-handles-chain",
+        (
+            ("web_getByRole", {"role": "listitem"}),
+            ("web_locator_filter", {"selector": "{previous}", "hasText": "two"}),
+            ("web_locator_first", {"selector": "{previous}"}),
+            ("web_locator_click", {"selector": "{previous}"}),
+        ),
+        html=(
+            '<!doctype html><ul><li onclick="this.dataset.hit = 1">one</li>'
+            '<li onclick="this.dataset.hit = 2">two</li></ul>'
+        ),
+        observe="() => [...document.querySelectorAll('li')].map(li => li.dataset.hit ?? null)",
+        expected=[None, "2"],
+    ),
+    Case(
+        "locator-handles-chain-into-a-frame",
+        (
+            ("web_frameLocator", {"selector": "#pay"}),
+            ("web_locator_getByLabel", {"selector": "{previous}", "text": "Card"}),
+            ("web_locator_fill", {"selector": "{previous}", "value": "4242"}),
+        ),
+        html=(
+            '<!doctype html><label>Card <input id="outer"></label><iframe id="pay" '
+            'srcdoc="<label>Card <input id=inner></label>"></iframe>'
+        ),
+        observe=(
+            "() => [document.getElementById('outer').value,"
+            " document.getElementById('pay').contentDocument.getElementById('inner').value]"
+        ),
+        expected=["", "4242"],
     ),
 )
 

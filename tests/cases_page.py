@@ -301,21 +301,6 @@ CASES: tuple[Case, ...] = (
         ),
         returns=["oneone", "twotwo"],
     ),
-    # live object (JSHandle): the effect is the expression having run in the page.
-    Case(
-        "page-evaluate-handle",
-        (
-            (
-                "web_evaluateHandle",
-                {
-                    "expression": "n => { window.__viaHandle = n * 2; return document.body }",
-                    "arg": 21,
-                },
-            ),
-        ),
-        observe="() => window.__viaHandle",
-        expected=42,
-    ),
     # --- element state --------------------------------------------------------------------------
     Case(
         "page-is-checked",
@@ -715,11 +700,11 @@ CASES: tuple[Case, ...] = (
             isinstance(r, dict) and r["name"] == "" and _served("/case/page-main-frame")(r["url"])
         ),
     ),
-    # live object (FrameLocator): nothing to observe.
     Case(
         "page-frame-locator",
         (("web_frameLocator", {"selector": "iframe[name=child]"}),),
         html=FRAME_HTML,
+        same_as=lambda p: p.frame_locator("iframe[name=child]"),
     ),
     Case(
         "page-workers",
@@ -867,82 +852,61 @@ CASES: tuple[Case, ...] = (
         check=_pdf_is_landscape,
     ),
     # --- live objects and no-effect calls -------------------------------------------------------
-    # live object (Locator) for each getBy*/locator tool: creating a locator touches nothing.
+    # Locator for each getBy*/locator tool: the handle of the Locator Python builds alike.
     Case(
         "page-get-by-alt-text",
         (("web_getByAltText", {"text": "logo", "exact": True}),),
         html='<img alt="logo" src="data:,">',
+        same_as=lambda p: p.get_by_alt_text("logo", exact=True),
     ),
     Case(
         "page-get-by-label",
         (("web_getByLabel", {"text": "Name"}),),
         html='<label>Name <input id="n"></label>',
+        same_as=lambda p: p.get_by_label("Name"),
     ),
     Case(
         "page-get-by-placeholder",
         (("web_getByPlaceholder", {"text": "your name", "exact": False}),),
         html='<input placeholder="Your name">',
+        same_as=lambda p: p.get_by_placeholder("your name", exact=False),
     ),
     Case(
         "page-get-by-role",
         (("web_getByRole", {"role": "heading", "name": "Hello", "level": 1, "exact": True}),),
+        same_as=lambda p: p.get_by_role("heading", name="Hello", level=1, exact=True),
     ),
     Case(
         "page-get-by-test-id",
         (("web_getByTestId", {"testId": "t1"}),),
         html='<p data-testid="t1">x</p>',
+        same_as=lambda p: p.get_by_test_id("t1"),
     ),
-    Case("page-get-by-text", (("web_getByText", {"text": "one", "exact": True}),)),
+    Case(
+        "page-get-by-text",
+        (("web_getByText", {"text": "one", "exact": True}),),
+        same_as=lambda p: p.get_by_text("one", exact=True),
+    ),
     Case(
         "page-get-by-title",
         (("web_getByTitle", {"text": "tip"}),),
         html='<span title="tip">x</span>',
+        same_as=lambda p: p.get_by_title("tip"),
     ),
     Case(
         "page-locator",
         (("web_locator", {"selector": ".item", "hasText": "two", "hasNotText": "one"}),),
+        same_as=lambda p: p.locator(".item", has_text="two", has_not_text="one"),
     ),
-    # live object (ElementHandle / list of them): querying touches nothing.
-    Case("page-query-selector", (("web_querySelector", {"selector": "#title", "strict": True}),)),
-    Case("page-query-selector-all", (("web_querySelectorAll", {"selector": ".item"}),)),
-    # live objects (Clock, BrowserContext, Keyboard, Mouse, Touchscreen, WebStorage x2,
-    # APIRequestContext, Screencast, Video): the getters have no effect on the page.
-    Case("page-clock", (("web_clock", {}),)),
-    Case("page-context", (("web_context", {}),)),
-    Case("page-keyboard", (("web_keyboard", {}),)),
-    Case("page-mouse", (("web_mouse", {}),)),
-    Case("page-touchscreen", (("web_touchscreen", {}),)),
-    Case("page-local-storage", (("web_localStorage", {}),)),
-    Case("page-session-storage", (("web_sessionStorage", {}),)),
-    Case("page-request", (("web_request", {}),)),
-    Case("page-screencast", (("web_screencast", {}),)),
-    Case("page-video", (("web_video", {}),)),
-    # No locator handler can be added by a tool (it takes a callback), so there is none to remove.
-    Case("page-remove-locator-handler", (("web_removeLocatorHandler", {"locator": "#go"}),)),
-    # These change nothing a page can see: the single page is in front already, no locator
-    # picking or highlight is active, and no route was registered (routes need callbacks).
+    # These change nothing a page can see: the single page is in front already and no highlight
+    # is active.
     Case(
         "page-bring-to-front",
         (("web_bringToFront", {}),),
         observe="() => document.visibilityState",
         expected="visible",
     ),
-    Case("page-cancel-pick-locator", (("web_cancelPickLocator", {}),)),
     Case("page-hide-highlight", (("web_hideHighlight", {}),)),
-    Case(
-        "page-unroute",
-        (("web_unroute", {"url": "**/after/*"}),),
-        navigate=True,
-        observe="() => document.title",
-        expected="after",
-    ),
-    Case(
-        "page-unroute-all",
-        (("web_unrouteAll", {}),),
-        navigate=True,
-        observe="() => document.title",
-        expected="after",
-    ),
 )
 
 # Any-JSON results follow JavaScript's JSON.stringify: a Date is its ISO string, a URL its href,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 DEFAULT_HTML = """<!doctype html><title>start</title>
 <h1 id="title">Hello</h1>
@@ -23,7 +24,13 @@ AFTER_HTML = "<!doctype html><title>after</title><p>after</p>"
 @dataclass(frozen=True)
 class Case:
     """One browser check. `steps` are (tool name, JSON arguments) dispatched in order; `{origin}` in
-    an argument stands for the page server's origin."""
+    an argument stands for the page server's origin, `{previous}` for the previous step's result
+    (a selector handle, so that steps chain).
+
+    `same_as` builds, with Playwright's own Python API on the case's page, the Locator (or
+    FrameLocator, or list of Locators) a handle-returning tool stands for: the handle must be the
+    selector that Locator holds, and must locate the same elements (unless `locates` is False: a
+    query Playwright itself refuses to run, such as role attributes the role does not support)."""
 
     id: str
     steps: tuple[tuple[str, dict[str, object]], ...]
@@ -35,6 +42,8 @@ class Case:
     navigate: bool = False
     header: tuple[str, str] | None = None
     touch: bool = False  # the context emulates a touch screen (tap needs one)
+    same_as: Callable[[Any], Any] | None = None
+    locates: bool = True
 
 
 def all_cases() -> tuple[Case, ...]:

@@ -20,9 +20,39 @@ def _prepare(case: Case, server: PageServer) -> tuple[str, str]:
     return server.url(start), server.url(after)
 
 
-def _with_origin(args: dict[str, object], server: PageServer) -> object:
-    """Arguments with `{origin}` replaced by the page server's origin (its port is chosen at run time)."""
-    return json.loads(json.dumps(args).replace("{origin}", server.origin))
+def _with_origin(args: dict[str, object], server: PageServer, previous: object = None) -> object:
+    """Arguments with `{origin}` replaced by the page server's origin (its port is chosen at run
+    time) and `{previous}` by the previous step's result, a string."""
+    text = json.dumps(args).replace("{origin}", server.origin)
+    if isinstance(previous, str):
+        text = text.replace("{previous}", json.dumps(previous)[1:-1])
+    return json.loads(text)
+
+
+# Every element a locator finds, as markup: what two locators are compared by.
+_FOUND = "elements => elements.map(e => e.outerHTML)"
+
+
+def _handles_to_compare(case: Case, page: Any, result: object) -> list[tuple[Any, Any]]:
+    """(Playwright's own locator, the locator the tool's handle makes) for each handle returned,
+    after checking each handle is the selector string Playwright's own Locator holds. A
+    FrameLocator is compared by the document inside the frame."""
+    assert case.same_as is not None
+    expected = case.same_as(page)
+    pairs = (
+        list(zip(expected, result, strict=True))
+        if isinstance(expected, list)
+        else [(expected, result)]
+    )
+    compared = []
+    for own, handle in pairs:
+        assert isinstance(handle, str), f"{case.id}: returned {handle!r}, not a handle"
+        if hasattr(own, "evaluate_all"):
+            assert handle == own._impl_obj._selector, f"{case.id}: {handle!r}"
+            compared.append((own, page.locator(handle)))
+        else:
+            compared.append((own.locator(":root"), page.locator(handle).locator(":root")))
+    return compared if case.locates else []
 
 
 def _check_result(case: Case, result: object) -> None:
@@ -49,8 +79,12 @@ def run_sync(case: Case, browser: SyncBrowser, server: PageServer, registry: Any
         page.goto(start)
         result: object = None
         for tool, args in case.steps:
-            result = registry.dispatch(tool, _with_origin(args, server), page)
-        _check_result(case, result)
+            result = registry.dispatch(tool, _with_origin(args, server, result), page)
+        if case.same_as is not None:
+            for own, made in _handles_to_compare(case, page, result):
+                assert made.evaluate_all(_FOUND) == own.evaluate_all(_FOUND), case.id
+        else:
+            _check_result(case, result)
         if case.navigate:
             before = len(server.headers_for(after.removeprefix(server.origin)))
             page.goto(after)
@@ -70,8 +104,12 @@ async def run_async(case: Case, browser: AsyncBrowser, server: PageServer, regis
         await page.goto(start)
         result: object = None
         for tool, args in case.steps:
-            result = await registry.adispatch(tool, _with_origin(args, server), page)
-        _check_result(case, result)
+            result = await registry.adispatch(tool, _with_origin(args, server, result), page)
+        if case.same_as is not None:
+            for own, made in _handles_to_compare(case, page, result):
+                assert await made.evaluate_all(_FOUND) == await own.evaluate_all(_FOUND), case.id
+        else:
+            _check_result(case, result)
         if case.navigate:
             before = len(server.headers_for(after.removeprefix(server.origin)))
             await page.goto(after)

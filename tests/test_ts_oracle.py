@@ -59,14 +59,6 @@ _PATH = (
     "ts-only path: Java's option is a java.nio.file.Path, which has no JSON form and which the "
     "generator leaves out (generated/SURFACE.md); TS takes a string, Python a str or pathlib.Path"
 )
-_UNROUTE = (
-    "ts-only handler: the handler is a callback (Java Consumer<Route>, Python callable); the "
-    "generator keeps only Java unroute(String url), which removes every handler of the url"
-)
-_UNROUTE_ALL = (
-    "ts-only behavior: Java unrouteAll() takes no options in 1.62.0; TS options.behavior and "
-    "Python unroute_all(*, behavior=None) have no Java counterpart"
-)
 
 # tool -> "<difference>, <difference>: <reason>", or a tuple of such strings.
 INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
@@ -78,8 +70,6 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
     "web_click": _SIGNAL,
     "web_context_addInitScript": _INIT_SCRIPT,
     "web_context_storageState": _PATH,
-    "web_context_unroute": _UNROUTE,
-    "web_context_unrouteAll": _UNROUTE_ALL,
     "web_dblclick": _SIGNAL,
     "web_dispatchEvent": _SIGNAL,
     "web_dragAndDrop": _SIGNAL,
@@ -95,7 +85,6 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
         _EXPRESSION,
     ),
     "web_evaluate": (_EXPRESSION, _EXPOSE_FUNCTIONS),
-    "web_evaluateHandle": (_EXPRESSION, _EXPOSE_FUNCTIONS),
     "web_fill": _SIGNAL,
     "web_focus": _SIGNAL,
     "web_frame": (
@@ -126,7 +115,6 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
     "web_locator_drop": _SIGNAL,
     "web_locator_evaluate": (_EXPRESSION, _EXPOSE_FUNCTIONS, _SIGNAL),
     "web_locator_evaluateAll": _EXPRESSION,
-    "web_locator_evaluateHandle": (_EXPRESSION, _EXPOSE_FUNCTIONS, _SIGNAL),
     "web_locator_fill": _SIGNAL,
     "web_locator_focus": _SIGNAL,
     "web_locator_getAttribute": _SIGNAL,
@@ -158,10 +146,6 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
     ),
     "web_pdf": _PATH,
     "web_press": _SIGNAL,
-    "web_querySelector": ("ts-name $: Java querySelector and Python query_selector are TS page.$"),
-    "web_querySelectorAll": (
-        "ts-name $$: Java querySelectorAll and Python query_selector_all are TS page.$$"
-    ),
     "web_reload": _SIGNAL,
     "web_screenshot": (_PATH, _SIGNAL),
     "web_selectOption": _SIGNAL,
@@ -177,8 +161,6 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
     "web_textContent": _SIGNAL,
     "web_type": _SIGNAL,
     "web_uncheck": _SIGNAL,
-    "web_unroute": _UNROUTE,
-    "web_unrouteAll": _UNROUTE_ALL,
     "web_waitForFunction": (_EXPRESSION, _SIGNAL),
     "web_waitForLoadState": _SIGNAL,
     "web_waitForSelector": _SIGNAL,

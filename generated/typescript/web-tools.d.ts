@@ -282,14 +282,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Cancels an ongoing `Page.pickLocator()` call by deactivating pick locator mode. If no pick locator mode is active, this method is a no-op.
-   */
-  web_cancelPickLocator: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * This method checks an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
@@ -413,14 +405,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Playwright has ability to mock clock and passage of time.
-   */
-  web_clock: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
    *
    * By default, `page.close()` **does not** run `beforeunload` handlers.
@@ -461,14 +445,6 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Get the browser context that the page belongs to.
-   */
-  web_context: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * Adds a script which would be evaluated in one of the following scenarios:
    *
    * - Whenever a page is created in the browser context or is navigated.
@@ -494,25 +470,9 @@ export interface WebTools {
     result: PageSummary[];
   };
   /**
-   * Gets the browser instance that owns the context. Returns `null` if the context is created outside of normal browser, e.g. Android or Electron.
-   */
-  web_context_browser: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * Clears all permission overrides for the browser context.
    */
   web_context_clearPermissions: {
-    args: {
-    };
-    result: null;
-  };
-  /**
-   * Playwright has ability to mock clock and passage of time.
-   */
-  web_context_clock: {
     args: {
     };
     result: null;
@@ -528,22 +488,6 @@ export interface WebTools {
        * The reason to be reported to the operations interrupted by the context closure.
        */
       reason?: string;
-    };
-    result: null;
-  };
-  /**
-   * Virtual WebAuthn authenticator for this context. Lets tests seed credentials and intercept `navigator.credentials.create()` / `navigator.credentials.get()` ceremonies.
-   */
-  web_context_credentials: {
-    args: {
-    };
-    result: null;
-  };
-  /**
-   * Debugger allows to pause and resume the execution.
-   */
-  web_context_debugger: {
-    args: {
     };
     result: null;
   };
@@ -611,14 +555,6 @@ export interface WebTools {
     result: PageSummary[];
   };
   /**
-   * API testing helper associated with this context. Requests made with this API will use context cookies.
-   */
-  web_context_request: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * This setting will change the default maximum navigation time for the following methods and related shortcuts:
    *
    * - `Page.goBack()`
@@ -682,34 +618,6 @@ export interface WebTools {
       indexedDB?: boolean;
     };
     result: JsonValue;
-  };
-  /**
-   * Calls Playwright's `BrowserContext.tracing()`.
-   */
-  web_context_tracing: {
-    args: {
-    };
-    result: null;
-  };
-  /**
-   * Removes a route created with `BrowserContext.route()`. When `handler` is not specified, removes all routes for the `url`.
-   */
-  web_context_unroute: {
-    args: {
-      /**
-       * A glob pattern, regex pattern, or predicate receiving [URL] used to register a routing with `BrowserContext.route()`.
-       */
-      url: string;
-    };
-    result: null;
-  };
-  /**
-   * Removes all routes created with `BrowserContext.route()` and `BrowserContext.routeFromHAR()`.
-   */
-  web_context_unrouteAll: {
-    args: {
-    };
-    result: null;
   };
   /**
    * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
@@ -984,26 +892,6 @@ export interface WebTools {
     result: JsonValue;
   };
   /**
-   * Returns the value of the `expression` invocation as a `JSHandle`.
-   *
-   * The only difference between `Page.evaluate()` and `Page.evaluateHandle()` is that `Page.evaluateHandle()` returns `JSHandle`.
-   *
-   * If the function passed to the `Page.evaluateHandle()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluateHandle()` would wait for the promise to resolve and return its value.
-   */
-  web_evaluateHandle: {
-    args: {
-      /**
-       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
-       */
-      expression: string;
-      /**
-       * Optional argument to pass to `expression`.
-       */
-      arg?: JsonValue;
-    };
-    result: null;
-  };
-  /**
    * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
    *
    * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be filled instead.
@@ -1078,7 +966,7 @@ export interface WebTools {
        */
       selector: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * An array of all frames attached to the page.
@@ -1126,7 +1014,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating input elements by the text of the associated `<label>` or `aria-labelledby` element, or by the `aria-label` attribute.
@@ -1142,7 +1030,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating input elements by the placeholder text.
@@ -1158,7 +1046,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
@@ -1228,7 +1116,7 @@ export interface WebTools {
        */
       selected?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Locate element by the test id.
@@ -1240,7 +1128,7 @@ export interface WebTools {
        */
       testId: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating elements that contain given text.
@@ -1258,7 +1146,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating elements by their title attribute.
@@ -1274,7 +1162,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect. If cannot go back, returns `null`.
@@ -1567,14 +1455,6 @@ export interface WebTools {
     result: boolean;
   };
   /**
-   * Calls Playwright's `Page.keyboard()`.
-   */
-  web_keyboard: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * Dispatches a `keydown` event.
    *
    * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
@@ -1675,14 +1555,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Provides access to the page's `localStorage` for the current origin. See `WebStorage`.
-   */
-  web_localStorage: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
    *
    * [Learn more about locators](https://playwright.dev/java/docs/locators).
@@ -1716,7 +1588,7 @@ export interface WebTools {
        */
       hasText?: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
@@ -1726,11 +1598,11 @@ export interface WebTools {
   web_locator_all: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
-    result: null;
+    result: string[];
   };
   /**
    * Returns an array of `node.innerText` values for all matching nodes.
@@ -1740,7 +1612,7 @@ export interface WebTools {
   web_locator_allInnerTexts: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
@@ -1754,7 +1626,7 @@ export interface WebTools {
   web_locator_allTextContents: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
@@ -1766,7 +1638,7 @@ export interface WebTools {
   web_locator_and: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1774,7 +1646,7 @@ export interface WebTools {
        */
       locator: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
@@ -1782,7 +1654,7 @@ export interface WebTools {
   web_locator_ariaSnapshot: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1810,7 +1682,7 @@ export interface WebTools {
   web_locator_blur: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1834,7 +1706,7 @@ export interface WebTools {
   web_locator_boundingBox: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1864,7 +1736,7 @@ export interface WebTools {
   web_locator_check: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1903,7 +1775,7 @@ export interface WebTools {
   web_locator_clear: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1937,7 +1809,7 @@ export interface WebTools {
   web_locator_click: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -1994,11 +1866,11 @@ export interface WebTools {
   web_locator_contentFrame: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Returns the number of elements matching the locator.
@@ -2008,7 +1880,7 @@ export interface WebTools {
   web_locator_count: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
@@ -2034,7 +1906,7 @@ export interface WebTools {
   web_locator_dblclick: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2083,7 +1955,7 @@ export interface WebTools {
   web_locator_describe: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2091,7 +1963,7 @@ export interface WebTools {
        */
       description: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Returns locator description previously set with `Locator.describe()`. Returns `null` if no custom description has been set.
@@ -2099,7 +1971,7 @@ export interface WebTools {
   web_locator_description: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
@@ -2111,7 +1983,7 @@ export interface WebTools {
   web_locator_dispatchEvent: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2139,7 +2011,7 @@ export interface WebTools {
   web_locator_dragTo: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2190,7 +2062,7 @@ export interface WebTools {
   web_locator_drop: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2209,34 +2081,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Resolves given locator to the first matching DOM element. If there are no matching elements, waits for one. If multiple elements match the locator, throws.
-   */
-  web_locator_elementHandle: {
-    args: {
-      /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
-       */
-      selector: string;
-      /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
-       */
-      timeout?: number;
-    };
-    result: null;
-  };
-  /**
-   * Resolves given locator to all matching DOM elements. If there are no matching elements, returns an empty list.
-   */
-  web_locator_elementHandles: {
-    args: {
-      /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
-       */
-      selector: string;
-    };
-    result: null;
-  };
-  /**
    * Execute JavaScript code in the page, taking the matching element as an argument.
    *
    * **Details**
@@ -2250,7 +2094,7 @@ export interface WebTools {
   web_locator_evaluate: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2282,7 +2126,7 @@ export interface WebTools {
   web_locator_evaluateAll: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2297,48 +2141,12 @@ export interface WebTools {
     result: JsonValue;
   };
   /**
-   * Execute JavaScript code in the page, taking the matching element as an argument, and return a `JSHandle` with the result.
-   *
-   * **Details**
-   *
-   * Returns the return value of `expression` as a`JSHandle`, called with the matching element as a first argument, and `arg` as a second argument.
-   *
-   * The only difference between `Locator.evaluate()` and `Locator.evaluateHandle()` is that `Locator.evaluateHandle()` returns `JSHandle`.
-   *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
-   *
-   * If `expression` throws or rejects, this method throws.
-   *
-   * See `Page.evaluateHandle()` for more details.
-   */
-  web_locator_evaluateHandle: {
-    args: {
-      /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
-       */
-      selector: string;
-      /**
-       * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
-       */
-      expression: string;
-      /**
-       * Optional argument to pass to `expression`.
-       */
-      arg?: JsonValue;
-      /**
-       * Maximum time in milliseconds to wait for the locator before evaluating. Note that after locator is resolved, evaluation itself is not limited by the timeout. Defaults to `30000` (30 seconds). Pass `0` to disable timeout.
-       */
-      timeout?: number;
-    };
-    result: null;
-  };
-  /**
    * Set a value to the input field.
    */
   web_locator_fill: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2363,7 +2171,7 @@ export interface WebTools {
   web_locator_filter: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2393,7 +2201,7 @@ export interface WebTools {
        */
       visible?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Returns locator to the first matching element.
@@ -2401,11 +2209,11 @@ export interface WebTools {
   web_locator_first: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Calls [focus](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/focus) on the matching element.
@@ -2413,7 +2221,7 @@ export interface WebTools {
   web_locator_focus: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2431,7 +2239,7 @@ export interface WebTools {
   web_locator_getAttribute: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2451,7 +2259,7 @@ export interface WebTools {
   web_locator_getByAltText: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2463,7 +2271,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating input elements by the text of the associated `<label>` or `aria-labelledby` element, or by the `aria-label` attribute.
@@ -2471,7 +2279,7 @@ export interface WebTools {
   web_locator_getByLabel: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2483,7 +2291,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating input elements by the placeholder text.
@@ -2491,7 +2299,7 @@ export interface WebTools {
   web_locator_getByPlaceholder: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2503,7 +2311,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
@@ -2511,7 +2319,7 @@ export interface WebTools {
   web_locator_getByRole: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2577,7 +2385,7 @@ export interface WebTools {
        */
       selected?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Locate element by the test id.
@@ -2585,7 +2393,7 @@ export interface WebTools {
   web_locator_getByTestId: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2593,7 +2401,7 @@ export interface WebTools {
        */
       testId: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating elements that contain given text.
@@ -2603,7 +2411,7 @@ export interface WebTools {
   web_locator_getByText: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2615,7 +2423,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Allows locating elements by their title attribute.
@@ -2623,7 +2431,7 @@ export interface WebTools {
   web_locator_getByTitle: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2635,7 +2443,7 @@ export interface WebTools {
        */
       exact?: boolean;
     };
-    result: null;
+    result: string;
   };
   /**
    * Hides the element highlight previously added by `Locator.highlight()`.
@@ -2643,7 +2451,7 @@ export interface WebTools {
   web_locator_hideHighlight: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
@@ -2655,7 +2463,7 @@ export interface WebTools {
   web_locator_highlight: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2671,7 +2479,7 @@ export interface WebTools {
   web_locator_hover: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2708,7 +2516,7 @@ export interface WebTools {
   web_locator_innerHTML: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2726,7 +2534,7 @@ export interface WebTools {
   web_locator_innerText: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2744,7 +2552,7 @@ export interface WebTools {
   web_locator_inputValue: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2762,7 +2570,7 @@ export interface WebTools {
   web_locator_isChecked: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2780,7 +2588,7 @@ export interface WebTools {
   web_locator_isDisabled: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2798,7 +2606,7 @@ export interface WebTools {
   web_locator_isEditable: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2816,7 +2624,7 @@ export interface WebTools {
   web_locator_isEnabled: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2834,7 +2642,7 @@ export interface WebTools {
   web_locator_isHidden: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       timeout?: number;
@@ -2849,7 +2657,7 @@ export interface WebTools {
   web_locator_isVisible: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       timeout?: number;
@@ -2862,11 +2670,11 @@ export interface WebTools {
   web_locator_last: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `Locator.filter()` method.
@@ -2876,7 +2684,7 @@ export interface WebTools {
   web_locator_locator: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2906,7 +2714,7 @@ export interface WebTools {
        */
       hasText?: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Returns a new locator that uses best practices for referencing the matched element, prioritizing test ids, aria roles, and other user-facing attributes over CSS selectors. This is useful for converting implementation-detail selectors into more resilient, human-readable locators.
@@ -2914,11 +2722,11 @@ export interface WebTools {
   web_locator_normalize: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * Returns locator to the n-th matching element. It's zero based, `nth(0)` selects the first element.
@@ -2926,12 +2734,12 @@ export interface WebTools {
   web_locator_nth: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       index: number;
     };
-    result: null;
+    result: string;
   };
   /**
    * Creates a locator matching all elements that match one or both of the two locators.
@@ -2941,7 +2749,7 @@ export interface WebTools {
   web_locator_or: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2949,7 +2757,7 @@ export interface WebTools {
        */
       locator: string;
     };
-    result: null;
+    result: string;
   };
   /**
    * A page this locator belongs to.
@@ -2957,7 +2765,7 @@ export interface WebTools {
   web_locator_page: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
     };
@@ -2969,7 +2777,7 @@ export interface WebTools {
   web_locator_press: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -2998,7 +2806,7 @@ export interface WebTools {
   web_locator_pressSequentially: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3023,7 +2831,7 @@ export interface WebTools {
   web_locator_screenshot: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3084,7 +2892,7 @@ export interface WebTools {
   web_locator_scrollIntoViewIfNeeded: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3110,7 +2918,7 @@ export interface WebTools {
   web_locator_selectOption: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3137,7 +2945,7 @@ export interface WebTools {
   web_locator_selectText: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3157,7 +2965,7 @@ export interface WebTools {
   web_locator_setChecked: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3194,7 +3002,7 @@ export interface WebTools {
   web_locator_setInputFiles: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       files: FilePayload | FilePayload[];
@@ -3226,7 +3034,7 @@ export interface WebTools {
   web_locator_tap: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3265,7 +3073,7 @@ export interface WebTools {
   web_locator_textContent: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3281,7 +3089,7 @@ export interface WebTools {
   web_locator_type: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3306,7 +3114,7 @@ export interface WebTools {
   web_locator_uncheck: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3341,7 +3149,7 @@ export interface WebTools {
   web_locator_waitFor: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3372,7 +3180,7 @@ export interface WebTools {
   web_locator_waitForFunction: {
     args: {
       /**
-       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.
+       * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
       /**
@@ -3397,14 +3205,6 @@ export interface WebTools {
     args: {
     };
     result: FrameSummary;
-  };
-  /**
-   * Calls Playwright's `Page.mouse()`.
-   */
-  web_mouse: {
-    args: {
-    };
-    result: null;
   };
   /**
    * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`.
@@ -3695,34 +3495,6 @@ export interface WebTools {
     result: null;
   };
   /**
-   * The method finds an element matching the specified selector within the page. If no elements match the selector, the return value resolves to `null`. To wait for an element on the page, use `Locator.waitFor()`.
-   */
-  web_querySelector: {
-    args: {
-      /**
-       * A selector to query for.
-       */
-      selector: string;
-      /**
-       * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
-       */
-      strict?: boolean;
-    };
-    result: null;
-  };
-  /**
-   * The method finds all elements matching the specified selector within the page. If no elements match the selector, the return value resolves to `[]`.
-   */
-  web_querySelectorAll: {
-    args: {
-      /**
-       * A selector to query for.
-       */
-      selector: string;
-    };
-    result: null;
-  };
-  /**
    * This method reloads the current page, in the same way as if the user had triggered a browser refresh. Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect.
    */
   web_reload: {
@@ -3742,26 +3514,6 @@ export interface WebTools {
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
     result: ResponseSummary | null;
-  };
-  /**
-   * Removes all locator handlers added by `Page.addLocatorHandler()` for a specific locator.
-   */
-  web_removeLocatorHandler: {
-    args: {
-      /**
-       * Locator passed to `Page.addLocatorHandler()`.
-       */
-      locator: string;
-    };
-    result: null;
-  };
-  /**
-   * API testing helper associated with this page. This method returns the same instance as `BrowserContext.request()` on the page's context. See `BrowserContext.request()` for more details.
-   */
-  web_request: {
-    args: {
-    };
-    result: null;
   };
   /**
    * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
@@ -3784,14 +3536,6 @@ export interface WebTools {
     args: {
     };
     result: RequestSummary[];
-  };
-  /**
-   * `Screencast` object associated with this page.
-   */
-  web_screencast: {
-    args: {
-    };
-    result: null;
   };
   /**
    * Returns the buffer with the captured screenshot.
@@ -3890,14 +3634,6 @@ export interface WebTools {
       timeout?: number;
     };
     result: string[];
-  };
-  /**
-   * Provides access to the page's `sessionStorage` for the current origin. See `WebStorage`.
-   */
-  web_sessionStorage: {
-    args: {
-    };
-    result: null;
   };
   /**
    * This method checks or unchecks an element matching `selector` by performing the following steps:
@@ -4167,14 +3903,6 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Calls Playwright's `Page.touchscreen()`.
-   */
-  web_touchscreen: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * Calls Playwright's `Page.type()`.
    */
   web_type: {
@@ -4250,40 +3978,12 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Removes a route created with `Page.route()`. When `handler` is not specified, removes all routes for the `url`.
-   */
-  web_unroute: {
-    args: {
-      /**
-       * A glob pattern, regex pattern, or predicate receiving [URL] to match while routing.
-       */
-      url: string;
-    };
-    result: null;
-  };
-  /**
-   * Removes all routes created with `Page.route()` and `Page.routeFromHAR()`.
-   */
-  web_unrouteAll: {
-    args: {
-    };
-    result: null;
-  };
-  /**
    * Calls Playwright's `Page.url()`.
    */
   web_url: {
     args: {
     };
     result: string;
-  };
-  /**
-   * Video object associated with this page. Can be used to access the video file when using the `recordVideo` context option.
-   */
-  web_video: {
-    args: {
-    };
-    result: null;
   };
   /**
    * Calls Playwright's `Page.viewportSize()`.
@@ -4455,10 +4155,6 @@ export interface WebToolFunctions {
    */
   web_bringToFront(args: WebTools["web_bringToFront"]["args"]): Promise<WebTools["web_bringToFront"]["result"]>;
   /**
-   * Cancels an ongoing `Page.pickLocator()` call by deactivating pick locator mode. If no pick locator mode is active, this method is a no-op.
-   */
-  web_cancelPickLocator(args: WebTools["web_cancelPickLocator"]["args"]): Promise<WebTools["web_cancelPickLocator"]["result"]>;
-  /**
    * This method checks an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
@@ -4492,10 +4188,6 @@ export interface WebToolFunctions {
    */
   web_click(args: WebTools["web_click"]["args"]): Promise<WebTools["web_click"]["result"]>;
   /**
-   * Playwright has ability to mock clock and passage of time.
-   */
-  web_clock(args: WebTools["web_clock"]["args"]): Promise<WebTools["web_clock"]["result"]>;
-  /**
    * If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
    *
    * By default, `page.close()` **does not** run `beforeunload` handlers.
@@ -4512,10 +4204,6 @@ export interface WebToolFunctions {
    */
   web_content(args: WebTools["web_content"]["args"]): Promise<WebTools["web_content"]["result"]>;
   /**
-   * Get the browser context that the page belongs to.
-   */
-  web_context(args: WebTools["web_context"]["args"]): Promise<WebTools["web_context"]["result"]>;
-  /**
    * Adds a script which would be evaluated in one of the following scenarios:
    *
    * - Whenever a page is created in the browser context or is navigated.
@@ -4529,31 +4217,15 @@ export interface WebToolFunctions {
    */
   web_context_backgroundPages(args: WebTools["web_context_backgroundPages"]["args"]): Promise<WebTools["web_context_backgroundPages"]["result"]>;
   /**
-   * Gets the browser instance that owns the context. Returns `null` if the context is created outside of normal browser, e.g. Android or Electron.
-   */
-  web_context_browser(args: WebTools["web_context_browser"]["args"]): Promise<WebTools["web_context_browser"]["result"]>;
-  /**
    * Clears all permission overrides for the browser context.
    */
   web_context_clearPermissions(args: WebTools["web_context_clearPermissions"]["args"]): Promise<WebTools["web_context_clearPermissions"]["result"]>;
-  /**
-   * Playwright has ability to mock clock and passage of time.
-   */
-  web_context_clock(args: WebTools["web_context_clock"]["args"]): Promise<WebTools["web_context_clock"]["result"]>;
   /**
    * Closes the browser context. All the pages that belong to the browser context will be closed.
    *
    * **NOTE:** The default browser context cannot be closed.
    */
   web_context_close(args: WebTools["web_context_close"]["args"]): Promise<WebTools["web_context_close"]["result"]>;
-  /**
-   * Virtual WebAuthn authenticator for this context. Lets tests seed credentials and intercept `navigator.credentials.create()` / `navigator.credentials.get()` ceremonies.
-   */
-  web_context_credentials(args: WebTools["web_context_credentials"]["args"]): Promise<WebTools["web_context_credentials"]["result"]>;
-  /**
-   * Debugger allows to pause and resume the execution.
-   */
-  web_context_debugger(args: WebTools["web_context_debugger"]["args"]): Promise<WebTools["web_context_debugger"]["result"]>;
   /**
    * Grants specified permissions to the browser context. Only grants corresponding permissions to the given origin if specified.
    */
@@ -4570,10 +4242,6 @@ export interface WebToolFunctions {
    * Returns all open pages in the context.
    */
   web_context_pages(args: WebTools["web_context_pages"]["args"]): Promise<WebTools["web_context_pages"]["result"]>;
-  /**
-   * API testing helper associated with this context. Requests made with this API will use context cookies.
-   */
-  web_context_request(args: WebTools["web_context_request"]["args"]): Promise<WebTools["web_context_request"]["result"]>;
   /**
    * This setting will change the default maximum navigation time for the following methods and related shortcuts:
    *
@@ -4603,18 +4271,6 @@ export interface WebToolFunctions {
    * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
    */
   web_context_storageState(args: WebTools["web_context_storageState"]["args"]): Promise<WebTools["web_context_storageState"]["result"]>;
-  /**
-   * Calls Playwright's `BrowserContext.tracing()`.
-   */
-  web_context_tracing(args: WebTools["web_context_tracing"]["args"]): Promise<WebTools["web_context_tracing"]["result"]>;
-  /**
-   * Removes a route created with `BrowserContext.route()`. When `handler` is not specified, removes all routes for the `url`.
-   */
-  web_context_unroute(args: WebTools["web_context_unroute"]["args"]): Promise<WebTools["web_context_unroute"]["result"]>;
-  /**
-   * Removes all routes created with `BrowserContext.route()` and `BrowserContext.routeFromHAR()`.
-   */
-  web_context_unrouteAll(args: WebTools["web_context_unrouteAll"]["args"]): Promise<WebTools["web_context_unrouteAll"]["result"]>;
   /**
    * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
    */
@@ -4672,14 +4328,6 @@ export interface WebToolFunctions {
    * If the function passed to the `Page.evaluate()` returns a non-[Serializable] value, then `Page.evaluate()` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
   web_evaluate(args: WebTools["web_evaluate"]["args"]): Promise<WebTools["web_evaluate"]["result"]>;
-  /**
-   * Returns the value of the `expression` invocation as a `JSHandle`.
-   *
-   * The only difference between `Page.evaluate()` and `Page.evaluateHandle()` is that `Page.evaluateHandle()` returns `JSHandle`.
-   *
-   * If the function passed to the `Page.evaluateHandle()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluateHandle()` would wait for the promise to resolve and return its value.
-   */
-  web_evaluateHandle(args: WebTools["web_evaluateHandle"]["args"]): Promise<WebTools["web_evaluateHandle"]["result"]>;
   /**
    * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
    *
@@ -4812,10 +4460,6 @@ export interface WebToolFunctions {
    */
   web_isVisible(args: WebTools["web_isVisible"]["args"]): Promise<WebTools["web_isVisible"]["result"]>;
   /**
-   * Calls Playwright's `Page.keyboard()`.
-   */
-  web_keyboard(args: WebTools["web_keyboard"]["args"]): Promise<WebTools["web_keyboard"]["result"]>;
-  /**
    * Dispatches a `keydown` event.
    *
    * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
@@ -4867,10 +4511,6 @@ export interface WebToolFunctions {
    * Dispatches a `keyup` event.
    */
   web_keyboard_up(args: WebTools["web_keyboard_up"]["args"]): Promise<WebTools["web_keyboard_up"]["result"]>;
-  /**
-   * Provides access to the page's `localStorage` for the current origin. See `WebStorage`.
-   */
-  web_localStorage(args: WebTools["web_localStorage"]["args"]): Promise<WebTools["web_localStorage"]["result"]>;
   /**
    * The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
    *
@@ -5027,14 +4667,6 @@ export interface WebToolFunctions {
    */
   web_locator_drop(args: WebTools["web_locator_drop"]["args"]): Promise<WebTools["web_locator_drop"]["result"]>;
   /**
-   * Resolves given locator to the first matching DOM element. If there are no matching elements, waits for one. If multiple elements match the locator, throws.
-   */
-  web_locator_elementHandle(args: WebTools["web_locator_elementHandle"]["args"]): Promise<WebTools["web_locator_elementHandle"]["result"]>;
-  /**
-   * Resolves given locator to all matching DOM elements. If there are no matching elements, returns an empty list.
-   */
-  web_locator_elementHandles(args: WebTools["web_locator_elementHandles"]["args"]): Promise<WebTools["web_locator_elementHandles"]["result"]>;
-  /**
    * Execute JavaScript code in the page, taking the matching element as an argument.
    *
    * **Details**
@@ -5058,22 +4690,6 @@ export interface WebToolFunctions {
    * If `expression` throws or rejects, this method throws.
    */
   web_locator_evaluateAll(args: WebTools["web_locator_evaluateAll"]["args"]): Promise<WebTools["web_locator_evaluateAll"]["result"]>;
-  /**
-   * Execute JavaScript code in the page, taking the matching element as an argument, and return a `JSHandle` with the result.
-   *
-   * **Details**
-   *
-   * Returns the return value of `expression` as a`JSHandle`, called with the matching element as a first argument, and `arg` as a second argument.
-   *
-   * The only difference between `Locator.evaluate()` and `Locator.evaluateHandle()` is that `Locator.evaluateHandle()` returns `JSHandle`.
-   *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
-   *
-   * If `expression` throws or rejects, this method throws.
-   *
-   * See `Page.evaluateHandle()` for more details.
-   */
-  web_locator_evaluateHandle(args: WebTools["web_locator_evaluateHandle"]["args"]): Promise<WebTools["web_locator_evaluateHandle"]["result"]>;
   /**
    * Set a value to the input field.
    */
@@ -5321,10 +4937,6 @@ export interface WebToolFunctions {
    */
   web_mainFrame(args: WebTools["web_mainFrame"]["args"]): Promise<WebTools["web_mainFrame"]["result"]>;
   /**
-   * Calls Playwright's `Page.mouse()`.
-   */
-  web_mouse(args: WebTools["web_mouse"]["args"]): Promise<WebTools["web_mouse"]["result"]>;
-  /**
    * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`.
    */
   web_mouse_click(args: WebTools["web_mouse_click"]["args"]): Promise<WebTools["web_mouse_click"]["result"]>;
@@ -5397,25 +5009,9 @@ export interface WebToolFunctions {
    */
   web_press(args: WebTools["web_press"]["args"]): Promise<WebTools["web_press"]["result"]>;
   /**
-   * The method finds an element matching the specified selector within the page. If no elements match the selector, the return value resolves to `null`. To wait for an element on the page, use `Locator.waitFor()`.
-   */
-  web_querySelector(args: WebTools["web_querySelector"]["args"]): Promise<WebTools["web_querySelector"]["result"]>;
-  /**
-   * The method finds all elements matching the specified selector within the page. If no elements match the selector, the return value resolves to `[]`.
-   */
-  web_querySelectorAll(args: WebTools["web_querySelectorAll"]["args"]): Promise<WebTools["web_querySelectorAll"]["result"]>;
-  /**
    * This method reloads the current page, in the same way as if the user had triggered a browser refresh. Returns the main resource response. In case of multiple redirects, the navigation will resolve with the response of the last redirect.
    */
   web_reload(args: WebTools["web_reload"]["args"]): Promise<WebTools["web_reload"]["result"]>;
-  /**
-   * Removes all locator handlers added by `Page.addLocatorHandler()` for a specific locator.
-   */
-  web_removeLocatorHandler(args: WebTools["web_removeLocatorHandler"]["args"]): Promise<WebTools["web_removeLocatorHandler"]["result"]>;
-  /**
-   * API testing helper associated with this page. This method returns the same instance as `BrowserContext.request()` on the page's context. See `BrowserContext.request()` for more details.
-   */
-  web_request(args: WebTools["web_request"]["args"]): Promise<WebTools["web_request"]["result"]>;
   /**
    * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
    *
@@ -5431,10 +5027,6 @@ export interface WebToolFunctions {
    */
   web_requests(args: WebTools["web_requests"]["args"]): Promise<WebTools["web_requests"]["result"]>;
   /**
-   * `Screencast` object associated with this page.
-   */
-  web_screencast(args: WebTools["web_screencast"]["args"]): Promise<WebTools["web_screencast"]["result"]>;
-  /**
    * Returns the buffer with the captured screenshot.
    */
   web_screenshot(args: WebTools["web_screenshot"]["args"]): Promise<WebTools["web_screenshot"]["result"]>;
@@ -5448,10 +5040,6 @@ export interface WebToolFunctions {
    * Triggers a `change` and `input` event once all the provided options have been selected.
    */
   web_selectOption(args: WebTools["web_selectOption"]["args"]): Promise<WebTools["web_selectOption"]["result"]>;
-  /**
-   * Provides access to the page's `sessionStorage` for the current origin. See `WebStorage`.
-   */
-  web_sessionStorage(args: WebTools["web_sessionStorage"]["args"]): Promise<WebTools["web_sessionStorage"]["result"]>;
   /**
    * This method checks or unchecks an element matching `selector` by performing the following steps:
    *
@@ -5538,10 +5126,6 @@ export interface WebToolFunctions {
    */
   web_title(args: WebTools["web_title"]["args"]): Promise<WebTools["web_title"]["result"]>;
   /**
-   * Calls Playwright's `Page.touchscreen()`.
-   */
-  web_touchscreen(args: WebTools["web_touchscreen"]["args"]): Promise<WebTools["web_touchscreen"]["result"]>;
-  /**
    * Calls Playwright's `Page.type()`.
    */
   web_type(args: WebTools["web_type"]["args"]): Promise<WebTools["web_type"]["result"]>;
@@ -5559,21 +5143,9 @@ export interface WebToolFunctions {
    */
   web_uncheck(args: WebTools["web_uncheck"]["args"]): Promise<WebTools["web_uncheck"]["result"]>;
   /**
-   * Removes a route created with `Page.route()`. When `handler` is not specified, removes all routes for the `url`.
-   */
-  web_unroute(args: WebTools["web_unroute"]["args"]): Promise<WebTools["web_unroute"]["result"]>;
-  /**
-   * Removes all routes created with `Page.route()` and `Page.routeFromHAR()`.
-   */
-  web_unrouteAll(args: WebTools["web_unrouteAll"]["args"]): Promise<WebTools["web_unrouteAll"]["result"]>;
-  /**
    * Calls Playwright's `Page.url()`.
    */
   web_url(args: WebTools["web_url"]["args"]): Promise<WebTools["web_url"]["result"]>;
-  /**
-   * Video object associated with this page. Can be used to access the video file when using the `recordVideo` context option.
-   */
-  web_video(args: WebTools["web_video"]["args"]): Promise<WebTools["web_video"]["result"]>;
   /**
    * Calls Playwright's `Page.viewportSize()`.
    */

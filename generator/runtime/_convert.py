@@ -1,6 +1,7 @@
 """Converts between JSON and what Playwright's Python API takes or returns where the two differ:
-base64 strings marked `contentEncoding: base64` in a tool's schema become bytes on the way in, and
-JavaScript values that Python playwright decodes into non-JSON objects become JSON on the way out.
+base64 strings marked `contentEncoding: base64` in a tool's schema become bytes on the way in,
+JavaScript values that Python playwright decodes into non-JSON objects become JSON on the way out,
+and a Locator or FrameLocator result becomes its selector handle.
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ def to_json(value: object) -> JsonValue:
     if isinstance(value, list | tuple):
         return [to_json(item) for item in value]
     return str(value)
+
+
+def selector_handle(value: object) -> str:
+    """The selector string a Locator or FrameLocator stands for, which `page.locator()` turns back
+    into the same locator: what a tool returns in place of the live object, so that every
+    `selector` parameter accepts it and locators chain across calls.
+
+    Both are read from Playwright's implementation object (the same under the sync and the async
+    API): a Locator keeps its whole chain in `_selector`; a FrameLocator keeps the frame's
+    selector, which is entered with Playwright's `internal:control=enter-frame` step, as its own
+    `locator()` does."""
+    impl = getattr(value, "_impl_obj", value)
+    frame_selector = getattr(impl, "_frame_selector", None)
+    if isinstance(frame_selector, str):
+        return f"{frame_selector} >> internal:control=enter-frame"
+    selector = getattr(impl, "_selector", None)
+    if isinstance(selector, str):
+        return selector
+    # Only a Playwright release that renamed these fields gets here; the browser rows catch it.
+    raise TypeError(f"{type(value).__name__} has no selector: unsupported Playwright version")
 
 
 def _decode(value: object, schema: object) -> object:

@@ -35,10 +35,7 @@ class JsonSchemaWriter:
             case Null():
                 return {"type": "null"}
             case LocatorSelector():
-                return {
-                    "type": "string",
-                    "description": "A selector; the element(s) it locates are passed.",
-                }
+                return {"type": "string", "description": LOCATOR_SELECTOR}
             case Base64Bytes():
                 return {"type": "string", "contentEncoding": "base64"}
             case ListOf(item):
@@ -59,6 +56,8 @@ class JsonSchemaWriter:
 
 WRITER = JsonSchemaWriter()
 
+LOCATOR_SELECTOR = "A selector or selector handle; the element(s) it locates are passed."
+
 
 def schema(node: TypeNode) -> dict[str, Any]:
     return WRITER.write(node)
@@ -72,7 +71,9 @@ def object_schema(fields: tuple[Field, ...], title: str | None = None) -> dict[s
     for f in fields:
         prop = schema(f.type)
         if f.description:
-            prop = {**prop, "description": f.description}
+            # A Locator argument's javadoc speaks of a Locator object; say what to pass instead.
+            extra = f" {LOCATOR_SELECTOR}" if isinstance(f.type, LocatorSelector) else ""
+            prop = {**prop, "description": f.description + extra}
         properties[f.wire_name] = prop
     out["properties"] = properties
     out["required"] = [f.wire_name for f in fields if f.required]

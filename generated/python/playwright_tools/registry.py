@@ -31,36 +31,25 @@ import playwright_tools.tools.web_add_script_tag
 import playwright_tools.tools.web_add_style_tag
 import playwright_tools.tools.web_aria_snapshot
 import playwright_tools.tools.web_bring_to_front
-import playwright_tools.tools.web_cancel_pick_locator
 import playwright_tools.tools.web_check
 import playwright_tools.tools.web_clear_console_messages
 import playwright_tools.tools.web_clear_page_errors
 import playwright_tools.tools.web_click
-import playwright_tools.tools.web_clock
 import playwright_tools.tools.web_close
 import playwright_tools.tools.web_console_messages
 import playwright_tools.tools.web_content
-import playwright_tools.tools.web_context
 import playwright_tools.tools.web_context_add_init_script
 import playwright_tools.tools.web_context_background_pages
-import playwright_tools.tools.web_context_browser
 import playwright_tools.tools.web_context_clear_permissions
-import playwright_tools.tools.web_context_clock
 import playwright_tools.tools.web_context_close
-import playwright_tools.tools.web_context_credentials
-import playwright_tools.tools.web_context_debugger
 import playwright_tools.tools.web_context_grant_permissions
 import playwright_tools.tools.web_context_is_closed
 import playwright_tools.tools.web_context_new_page
 import playwright_tools.tools.web_context_pages
-import playwright_tools.tools.web_context_request
 import playwright_tools.tools.web_context_set_default_navigation_timeout
 import playwright_tools.tools.web_context_set_default_timeout
 import playwright_tools.tools.web_context_set_extra_http_headers
 import playwright_tools.tools.web_context_storage_state
-import playwright_tools.tools.web_context_tracing
-import playwright_tools.tools.web_context_unroute
-import playwright_tools.tools.web_context_unroute_all
 import playwright_tools.tools.web_cookie_add
 import playwright_tools.tools.web_cookie_clear
 import playwright_tools.tools.web_cookie_list
@@ -71,7 +60,6 @@ import playwright_tools.tools.web_emulate_media
 import playwright_tools.tools.web_eval_on_selector
 import playwright_tools.tools.web_eval_on_selector_all
 import playwright_tools.tools.web_evaluate
-import playwright_tools.tools.web_evaluate_handle
 import playwright_tools.tools.web_fill
 import playwright_tools.tools.web_focus
 import playwright_tools.tools.web_frame
@@ -99,13 +87,11 @@ import playwright_tools.tools.web_is_editable
 import playwright_tools.tools.web_is_enabled
 import playwright_tools.tools.web_is_hidden
 import playwright_tools.tools.web_is_visible
-import playwright_tools.tools.web_keyboard
 import playwright_tools.tools.web_keyboard_down
 import playwright_tools.tools.web_keyboard_insert_text
 import playwright_tools.tools.web_keyboard_press
 import playwright_tools.tools.web_keyboard_type
 import playwright_tools.tools.web_keyboard_up
-import playwright_tools.tools.web_local_storage
 import playwright_tools.tools.web_locator
 import playwright_tools.tools.web_locator_all
 import playwright_tools.tools.web_locator_all_inner_texts
@@ -125,11 +111,8 @@ import playwright_tools.tools.web_locator_description
 import playwright_tools.tools.web_locator_dispatch_event
 import playwright_tools.tools.web_locator_drag_to
 import playwright_tools.tools.web_locator_drop
-import playwright_tools.tools.web_locator_element_handle
-import playwright_tools.tools.web_locator_element_handles
 import playwright_tools.tools.web_locator_evaluate
 import playwright_tools.tools.web_locator_evaluate_all
-import playwright_tools.tools.web_locator_evaluate_handle
 import playwright_tools.tools.web_locator_fill
 import playwright_tools.tools.web_locator_filter
 import playwright_tools.tools.web_locator_first
@@ -175,7 +158,6 @@ import playwright_tools.tools.web_locator_uncheck
 import playwright_tools.tools.web_locator_wait_for
 import playwright_tools.tools.web_locator_wait_for_function
 import playwright_tools.tools.web_main_frame
-import playwright_tools.tools.web_mouse
 import playwright_tools.tools.web_mouse_click
 import playwright_tools.tools.web_mouse_dblclick
 import playwright_tools.tools.web_mouse_down
@@ -186,17 +168,11 @@ import playwright_tools.tools.web_navigate
 import playwright_tools.tools.web_opener
 import playwright_tools.tools.web_pdf
 import playwright_tools.tools.web_press
-import playwright_tools.tools.web_query_selector
-import playwright_tools.tools.web_query_selector_all
 import playwright_tools.tools.web_reload
-import playwright_tools.tools.web_remove_locator_handler
-import playwright_tools.tools.web_request
 import playwright_tools.tools.web_request_gc
 import playwright_tools.tools.web_requests
-import playwright_tools.tools.web_screencast
 import playwright_tools.tools.web_screenshot
 import playwright_tools.tools.web_select_option
-import playwright_tools.tools.web_session_storage
 import playwright_tools.tools.web_set_checked
 import playwright_tools.tools.web_set_content
 import playwright_tools.tools.web_set_default_navigation_timeout
@@ -209,13 +185,9 @@ import playwright_tools.tools.web_set_viewport_size
 import playwright_tools.tools.web_tap
 import playwright_tools.tools.web_text_content
 import playwright_tools.tools.web_title
-import playwright_tools.tools.web_touchscreen
 import playwright_tools.tools.web_type
 import playwright_tools.tools.web_uncheck
-import playwright_tools.tools.web_unroute
-import playwright_tools.tools.web_unroute_all
 import playwright_tools.tools.web_url
-import playwright_tools.tools.web_video
 import playwright_tools.tools.web_viewport_size
 import playwright_tools.tools.web_wait_for_function
 import playwright_tools.tools.web_wait_for_load_state
@@ -245,36 +217,25 @@ TOOLS: dict[str, ShimClass] = {
     "web_addStyleTag": playwright_tools.tools.web_add_style_tag.WebAddStyleTag,
     "web_ariaSnapshot": playwright_tools.tools.web_aria_snapshot.WebAriaSnapshot,
     "web_bringToFront": playwright_tools.tools.web_bring_to_front.WebBringToFront,
-    "web_cancelPickLocator": playwright_tools.tools.web_cancel_pick_locator.WebCancelPickLocator,
     "web_check": playwright_tools.tools.web_check.WebCheck,
     "web_clearConsoleMessages": playwright_tools.tools.web_clear_console_messages.WebClearConsoleMessages,
     "web_clearPageErrors": playwright_tools.tools.web_clear_page_errors.WebClearPageErrors,
     "web_click": playwright_tools.tools.web_click.WebClick,
-    "web_clock": playwright_tools.tools.web_clock.WebClock,
     "web_close": playwright_tools.tools.web_close.WebClose,
     "web_consoleMessages": playwright_tools.tools.web_console_messages.WebConsoleMessages,
     "web_content": playwright_tools.tools.web_content.WebContent,
-    "web_context": playwright_tools.tools.web_context.WebContext,
     "web_context_addInitScript": playwright_tools.tools.web_context_add_init_script.WebContextAddInitScript,
     "web_context_backgroundPages": playwright_tools.tools.web_context_background_pages.WebContextBackgroundPages,
-    "web_context_browser": playwright_tools.tools.web_context_browser.WebContextBrowser,
     "web_context_clearPermissions": playwright_tools.tools.web_context_clear_permissions.WebContextClearPermissions,
-    "web_context_clock": playwright_tools.tools.web_context_clock.WebContextClock,
     "web_context_close": playwright_tools.tools.web_context_close.WebContextClose,
-    "web_context_credentials": playwright_tools.tools.web_context_credentials.WebContextCredentials,
-    "web_context_debugger": playwright_tools.tools.web_context_debugger.WebContextDebugger,
     "web_context_grantPermissions": playwright_tools.tools.web_context_grant_permissions.WebContextGrantPermissions,
     "web_context_isClosed": playwright_tools.tools.web_context_is_closed.WebContextIsClosed,
     "web_context_newPage": playwright_tools.tools.web_context_new_page.WebContextNewPage,
     "web_context_pages": playwright_tools.tools.web_context_pages.WebContextPages,
-    "web_context_request": playwright_tools.tools.web_context_request.WebContextRequest,
     "web_context_setDefaultNavigationTimeout": playwright_tools.tools.web_context_set_default_navigation_timeout.WebContextSetDefaultNavigationTimeout,
     "web_context_setDefaultTimeout": playwright_tools.tools.web_context_set_default_timeout.WebContextSetDefaultTimeout,
     "web_context_setExtraHTTPHeaders": playwright_tools.tools.web_context_set_extra_http_headers.WebContextSetExtraHTTPHeaders,
     "web_context_storageState": playwright_tools.tools.web_context_storage_state.WebContextStorageState,
-    "web_context_tracing": playwright_tools.tools.web_context_tracing.WebContextTracing,
-    "web_context_unroute": playwright_tools.tools.web_context_unroute.WebContextUnroute,
-    "web_context_unrouteAll": playwright_tools.tools.web_context_unroute_all.WebContextUnrouteAll,
     "web_cookie_add": playwright_tools.tools.web_cookie_add.WebCookieAdd,
     "web_cookie_clear": playwright_tools.tools.web_cookie_clear.WebCookieClear,
     "web_cookie_list": playwright_tools.tools.web_cookie_list.WebCookieList,
@@ -285,7 +246,6 @@ TOOLS: dict[str, ShimClass] = {
     "web_evalOnSelector": playwright_tools.tools.web_eval_on_selector.WebEvalOnSelector,
     "web_evalOnSelectorAll": playwright_tools.tools.web_eval_on_selector_all.WebEvalOnSelectorAll,
     "web_evaluate": playwright_tools.tools.web_evaluate.WebEvaluate,
-    "web_evaluateHandle": playwright_tools.tools.web_evaluate_handle.WebEvaluateHandle,
     "web_fill": playwright_tools.tools.web_fill.WebFill,
     "web_focus": playwright_tools.tools.web_focus.WebFocus,
     "web_frame": playwright_tools.tools.web_frame.WebFrame,
@@ -313,13 +273,11 @@ TOOLS: dict[str, ShimClass] = {
     "web_isEnabled": playwright_tools.tools.web_is_enabled.WebIsEnabled,
     "web_isHidden": playwright_tools.tools.web_is_hidden.WebIsHidden,
     "web_isVisible": playwright_tools.tools.web_is_visible.WebIsVisible,
-    "web_keyboard": playwright_tools.tools.web_keyboard.WebKeyboard,
     "web_keyboard_down": playwright_tools.tools.web_keyboard_down.WebKeyboardDown,
     "web_keyboard_insertText": playwright_tools.tools.web_keyboard_insert_text.WebKeyboardInsertText,
     "web_keyboard_press": playwright_tools.tools.web_keyboard_press.WebKeyboardPress,
     "web_keyboard_type": playwright_tools.tools.web_keyboard_type.WebKeyboardType,
     "web_keyboard_up": playwright_tools.tools.web_keyboard_up.WebKeyboardUp,
-    "web_localStorage": playwright_tools.tools.web_local_storage.WebLocalStorage,
     "web_locator": playwright_tools.tools.web_locator.WebLocator,
     "web_locator_all": playwright_tools.tools.web_locator_all.WebLocatorAll,
     "web_locator_allInnerTexts": playwright_tools.tools.web_locator_all_inner_texts.WebLocatorAllInnerTexts,
@@ -339,11 +297,8 @@ TOOLS: dict[str, ShimClass] = {
     "web_locator_dispatchEvent": playwright_tools.tools.web_locator_dispatch_event.WebLocatorDispatchEvent,
     "web_locator_dragTo": playwright_tools.tools.web_locator_drag_to.WebLocatorDragTo,
     "web_locator_drop": playwright_tools.tools.web_locator_drop.WebLocatorDrop,
-    "web_locator_elementHandle": playwright_tools.tools.web_locator_element_handle.WebLocatorElementHandle,
-    "web_locator_elementHandles": playwright_tools.tools.web_locator_element_handles.WebLocatorElementHandles,
     "web_locator_evaluate": playwright_tools.tools.web_locator_evaluate.WebLocatorEvaluate,
     "web_locator_evaluateAll": playwright_tools.tools.web_locator_evaluate_all.WebLocatorEvaluateAll,
-    "web_locator_evaluateHandle": playwright_tools.tools.web_locator_evaluate_handle.WebLocatorEvaluateHandle,
     "web_locator_fill": playwright_tools.tools.web_locator_fill.WebLocatorFill,
     "web_locator_filter": playwright_tools.tools.web_locator_filter.WebLocatorFilter,
     "web_locator_first": playwright_tools.tools.web_locator_first.WebLocatorFirst,
@@ -389,7 +344,6 @@ TOOLS: dict[str, ShimClass] = {
     "web_locator_waitFor": playwright_tools.tools.web_locator_wait_for.WebLocatorWaitFor,
     "web_locator_waitForFunction": playwright_tools.tools.web_locator_wait_for_function.WebLocatorWaitForFunction,
     "web_mainFrame": playwright_tools.tools.web_main_frame.WebMainFrame,
-    "web_mouse": playwright_tools.tools.web_mouse.WebMouse,
     "web_mouse_click": playwright_tools.tools.web_mouse_click.WebMouseClick,
     "web_mouse_dblclick": playwright_tools.tools.web_mouse_dblclick.WebMouseDblclick,
     "web_mouse_down": playwright_tools.tools.web_mouse_down.WebMouseDown,
@@ -400,17 +354,11 @@ TOOLS: dict[str, ShimClass] = {
     "web_opener": playwright_tools.tools.web_opener.WebOpener,
     "web_pdf": playwright_tools.tools.web_pdf.WebPdf,
     "web_press": playwright_tools.tools.web_press.WebPress,
-    "web_querySelector": playwright_tools.tools.web_query_selector.WebQuerySelector,
-    "web_querySelectorAll": playwright_tools.tools.web_query_selector_all.WebQuerySelectorAll,
     "web_reload": playwright_tools.tools.web_reload.WebReload,
-    "web_removeLocatorHandler": playwright_tools.tools.web_remove_locator_handler.WebRemoveLocatorHandler,
-    "web_request": playwright_tools.tools.web_request.WebRequest,
     "web_requestGC": playwright_tools.tools.web_request_gc.WebRequestGC,
     "web_requests": playwright_tools.tools.web_requests.WebRequests,
-    "web_screencast": playwright_tools.tools.web_screencast.WebScreencast,
     "web_screenshot": playwright_tools.tools.web_screenshot.WebScreenshot,
     "web_selectOption": playwright_tools.tools.web_select_option.WebSelectOption,
-    "web_sessionStorage": playwright_tools.tools.web_session_storage.WebSessionStorage,
     "web_setChecked": playwright_tools.tools.web_set_checked.WebSetChecked,
     "web_setContent": playwright_tools.tools.web_set_content.WebSetContent,
     "web_setDefaultNavigationTimeout": playwright_tools.tools.web_set_default_navigation_timeout.WebSetDefaultNavigationTimeout,
@@ -423,13 +371,9 @@ TOOLS: dict[str, ShimClass] = {
     "web_tap": playwright_tools.tools.web_tap.WebTap,
     "web_textContent": playwright_tools.tools.web_text_content.WebTextContent,
     "web_title": playwright_tools.tools.web_title.WebTitle,
-    "web_touchscreen": playwright_tools.tools.web_touchscreen.WebTouchscreen,
     "web_type": playwright_tools.tools.web_type.WebType,
     "web_uncheck": playwright_tools.tools.web_uncheck.WebUncheck,
-    "web_unroute": playwright_tools.tools.web_unroute.WebUnroute,
-    "web_unrouteAll": playwright_tools.tools.web_unroute_all.WebUnrouteAll,
     "web_url": playwright_tools.tools.web_url.WebUrl,
-    "web_video": playwright_tools.tools.web_video.WebVideo,
     "web_viewportSize": playwright_tools.tools.web_viewport_size.WebViewportSize,
     "web_waitForFunction": playwright_tools.tools.web_wait_for_function.WebWaitForFunction,
     "web_waitForLoadState": playwright_tools.tools.web_wait_for_load_state.WebWaitForLoadState,

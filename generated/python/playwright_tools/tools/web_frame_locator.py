@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebFrameLocator:
     """When working with iframes, you can create a frame locator that will enter the iframe and allow selecting elements in that iframe.
 
-    The Java method returns a live FrameLocator; the tool returns nothing."""
+    Returns a selector handle (a string) for the frame's content; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_frameLocator"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -42,10 +44,10 @@ class WebFrameLocator:
             selector=cast("str", args["selector"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.frame_locator(selector=self.selector)
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.frame_locator(selector=self.selector)
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.frame_locator(selector=self.selector)
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.frame_locator(selector=self.selector)
+        return selector_handle(result)

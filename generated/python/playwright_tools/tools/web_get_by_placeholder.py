@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebGetByPlaceholder:
     """Allows locating input elements by the placeholder text.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_getByPlaceholder"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -47,10 +49,10 @@ class WebGetByPlaceholder:
             exact=cast("bool | None", args.get("exact")),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.get_by_placeholder(text=self.text, exact=self.exact)
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.get_by_placeholder(text=self.text, exact=self.exact)
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.get_by_placeholder(text=self.text, exact=self.exact)
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.get_by_placeholder(text=self.text, exact=self.exact)
+        return selector_handle(result)

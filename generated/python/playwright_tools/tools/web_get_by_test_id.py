@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebGetByTestId:
     """Locate element by the test id.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_getByTestId"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -37,10 +39,10 @@ class WebGetByTestId:
             testId=cast("str", args["testId"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.get_by_test_id(test_id=self.testId)
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.get_by_test_id(test_id=self.testId)
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.get_by_test_id(test_id=self.testId)
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.get_by_test_id(test_id=self.testId)
+        return selector_handle(result)

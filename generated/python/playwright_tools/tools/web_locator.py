@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -18,7 +19,8 @@ class WebLocator:
 
     [Learn more about locators](https://playwright.dev/java/docs/locators).
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -31,11 +33,11 @@ class WebLocator:
             },
             "has": {
                 "type": "string",
-                "description": "Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.\n\nInner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+                "description": "Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.\n\nInner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s. A selector or selector handle; the element(s) it locates are passed.",
             },
             "hasNot": {
                 "type": "string",
-                "description": "Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+                "description": "Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s. A selector or selector handle; the element(s) it locates are passed.",
             },
             "hasNotText": {
                 "type": "string",
@@ -82,22 +84,22 @@ Note that outer and inner locators must belong to the same frame. Inner locator 
             hasText=cast("str | None", args.get("hasText")),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(
             selector=self.selector,
             has=None if self.has is None else page.locator(self.has),
             has_not=None if self.hasNot is None else page.locator(self.hasNot),
             has_not_text=self.hasNotText,
             has_text=self.hasText,
         )
-        return None
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(
             selector=self.selector,
             has=None if self.has is None else page.locator(self.has),
             has_not=None if self.hasNot is None else page.locator(self.hasNot),
             has_not_text=self.hasNotText,
             has_text=self.hasText,
         )
-        return None
+        return selector_handle(result)

@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -18,7 +19,8 @@ class WebLocatorAll:
 
     **NOTE:** `Locator.all()` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `Locator.all()` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `Locator.all()`.
 
-    The Java method returns live Locator objects; the tool returns nothing."""
+    Returns a selector handle (a string) per matching element, in page order; pass one as `selector` to any web_locator_* tool.
+    """
 
     tool_name: ClassVar[str] = "web_locator_all"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -27,7 +29,7 @@ class WebLocatorAll:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             }
         },
         "required": ["selector"],
@@ -35,7 +37,7 @@ class WebLocatorAll:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorAll:
@@ -44,10 +46,10 @@ class WebLocatorAll:
             selector=cast("str", args["selector"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).all()
-        return None
+    def run(self, page: SyncPage) -> list[str]:
+        result = page.locator(self.selector).all()
+        return [selector_handle(item) for item in result]
 
-    async def arun(self, page: AsyncPage) -> None:
-        await page.locator(self.selector).all()
-        return None
+    async def arun(self, page: AsyncPage) -> list[str]:
+        result = await page.locator(self.selector).all()
+        return [selector_handle(item) for item in result]

@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebLocatorAnd:
     """Creates a locator that matches both this locator and the argument locator.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_and"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -25,16 +27,19 @@ class WebLocatorAnd:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
-            "locator": {"type": "string", "description": "Additional locator to match."},
+            "locator": {
+                "type": "string",
+                "description": "Additional locator to match. A selector or selector handle; the element(s) it locates are passed.",
+            },
         },
         "required": ["selector", "locator"],
         "additionalProperties": False,
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     locator: str
     """Additional locator to match."""
@@ -47,10 +52,10 @@ class WebLocatorAnd:
             locator=cast("str", args["locator"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).and_(locator=page.locator(self.locator))
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).and_(locator=page.locator(self.locator))
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).and_(locator=page.locator(self.locator))
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).and_(locator=page.locator(self.locator))
+        return selector_handle(result)

@@ -41,7 +41,7 @@ class WebLocatorCheck:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "force": {
                 "type": "boolean",
@@ -75,7 +75,7 @@ class WebLocatorCheck:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     force: bool | None = None
     """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""

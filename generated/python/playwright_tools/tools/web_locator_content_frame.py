@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -20,7 +21,8 @@ class WebLocatorContentFrame:
 
     For a reverse operation, use `FrameLocator.owner()`.
 
-    The Java method returns a live FrameLocator; the tool returns nothing."""
+    Returns a selector handle (a string) for the frame's content; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_contentFrame"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -29,7 +31,7 @@ class WebLocatorContentFrame:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             }
         },
         "required": ["selector"],
@@ -37,7 +39,7 @@ class WebLocatorContentFrame:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorContentFrame:
@@ -46,10 +48,10 @@ class WebLocatorContentFrame:
             selector=cast("str", args["selector"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).content_frame
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).content_frame
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).content_frame
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).content_frame
+        return selector_handle(result)

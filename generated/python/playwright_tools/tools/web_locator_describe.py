@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebLocatorDescribe:
     """Describes the locator, description is used in the trace viewer and reports. Returns the locator pointing to the same element.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_describe"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -25,7 +27,7 @@ class WebLocatorDescribe:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "description": {"type": "string", "description": "Locator description."},
         },
@@ -34,7 +36,7 @@ class WebLocatorDescribe:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     description: str
     """Locator description."""
@@ -47,10 +49,10 @@ class WebLocatorDescribe:
             description=cast("str", args["description"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).describe(description=self.description)
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).describe(description=self.description)
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).describe(description=self.description)
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).describe(description=self.description)
+        return selector_handle(result)

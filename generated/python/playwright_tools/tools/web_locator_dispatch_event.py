@@ -23,7 +23,7 @@ class WebLocatorDispatchEvent:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "type": {
                 "type": "string",
@@ -40,7 +40,7 @@ class WebLocatorDispatchEvent:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     type_: str
     """DOM event type: `\"click\"`, `\"dragstart\"`, etc."""

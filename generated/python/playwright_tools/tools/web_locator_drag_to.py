@@ -31,9 +31,12 @@ class WebLocatorDragTo:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
-            "target": {"type": "string", "description": "Locator of the element to drag to."},
+            "target": {
+                "type": "string",
+                "description": "Locator of the element to drag to. A selector or selector handle; the element(s) it locates are passed.",
+            },
             "force": {
                 "type": "boolean",
                 "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
@@ -78,7 +81,7 @@ class WebLocatorDragTo:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     target: str
     """Locator of the element to drag to."""

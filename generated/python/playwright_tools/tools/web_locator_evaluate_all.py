@@ -32,7 +32,7 @@ class WebLocatorEvaluateAll:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "expression": {
                 "type": "string",
@@ -45,7 +45,7 @@ class WebLocatorEvaluateAll:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     expression: str
     """JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked."""

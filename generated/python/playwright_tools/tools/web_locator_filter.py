@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebLocatorFilter:
     """This method narrows existing locator according to the options, for example filters by text. It can be chained to filter multiple times.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_filter"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -25,15 +27,15 @@ class WebLocatorFilter:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "has": {
                 "type": "string",
-                "description": "Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.\n\nInner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+                "description": "Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.\n\nInner locator **must be relative** to the outer locator and is queried starting with the outer locator match, not the document root. For example, you can find `content` that has `div` in `<article><content><div>Playwright</div></content></article>`. However, looking for `content` that has `article div` will fail, because the inner locator must be relative and should not use any elements outside the `content`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s. A selector or selector handle; the element(s) it locates are passed.",
             },
             "hasNot": {
                 "type": "string",
-                "description": "Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s.",
+                "description": "Matches elements that do not contain an element that matches an inner locator. Inner locator is queried against the outer one. For example, `article` that does not have `div` matches `<article><span>Playwright</span></article>`.\n\nNote that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s. A selector or selector handle; the element(s) it locates are passed.",
             },
             "hasNotText": {
                 "type": "string",
@@ -53,7 +55,7 @@ class WebLocatorFilter:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     has: str | None = None
     """Narrows down the results of the method to those which contain elements matching this relative locator. For example, `article` that has `text=Playwright` matches `<article><div>Playwright</div></article>`.
@@ -88,22 +90,22 @@ Note that outer and inner locators must belong to the same frame. Inner locator 
             visible=cast("bool | None", args.get("visible")),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).filter(
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).filter(
             has=None if self.has is None else page.locator(self.has),
             has_not=None if self.hasNot is None else page.locator(self.hasNot),
             has_not_text=self.hasNotText,
             has_text=self.hasText,
             visible=self.visible,
         )
-        return None
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).filter(
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).filter(
             has=None if self.has is None else page.locator(self.has),
             has_not=None if self.hasNot is None else page.locator(self.hasNot),
             has_not_text=self.hasNotText,
             has_text=self.hasText,
             visible=self.visible,
         )
-        return None
+        return selector_handle(result)

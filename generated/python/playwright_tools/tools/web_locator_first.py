@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebLocatorFirst:
     """Returns locator to the first matching element.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_first"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -25,7 +27,7 @@ class WebLocatorFirst:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             }
         },
         "required": ["selector"],
@@ -33,7 +35,7 @@ class WebLocatorFirst:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorFirst:
@@ -42,10 +44,10 @@ class WebLocatorFirst:
             selector=cast("str", args["selector"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).first
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).first
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).first
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).first
+        return selector_handle(result)

@@ -26,7 +26,7 @@ class WebLocatorGetAttribute:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "name": {"type": "string", "description": "Attribute name to get the value for."},
             "timeout": {
@@ -39,7 +39,7 @@ class WebLocatorGetAttribute:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     name: str
     """Attribute name to get the value for."""

@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebLocatorGetByPlaceholder:
     """Allows locating input elements by the placeholder text.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_getByPlaceholder"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -25,7 +27,7 @@ class WebLocatorGetByPlaceholder:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "text": {"type": "string", "description": "Text to locate the element for."},
             "exact": {
@@ -38,7 +40,7 @@ class WebLocatorGetByPlaceholder:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     text: str
     """Text to locate the element for."""
@@ -55,10 +57,10 @@ class WebLocatorGetByPlaceholder:
             exact=cast("bool | None", args.get("exact")),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).get_by_placeholder(text=self.text, exact=self.exact)
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).get_by_placeholder(text=self.text, exact=self.exact)
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).get_by_placeholder(text=self.text, exact=self.exact)
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).get_by_placeholder(text=self.text, exact=self.exact)
+        return selector_handle(result)

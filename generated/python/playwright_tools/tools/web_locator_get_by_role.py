@@ -9,6 +9,7 @@ from typing import ClassVar, Literal, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -16,7 +17,8 @@ from playwright_tools._types import JsonValue
 class WebLocatorGetByRole:
     """Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_getByRole"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -25,7 +27,7 @@ class WebLocatorGetByRole:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "role": {
                 "type": "string",
@@ -161,7 +163,7 @@ class WebLocatorGetByRole:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     role: Literal[
         "alert",
@@ -318,8 +320,8 @@ Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-sele
             selected=cast("bool | None", args.get("selected")),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).get_by_role(
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).get_by_role(
             role=self.role,
             checked=self.checked,
             description=self.description,
@@ -332,10 +334,10 @@ Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-sele
             pressed=self.pressed,
             selected=self.selected,
         )
-        return None
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).get_by_role(
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).get_by_role(
             role=self.role,
             checked=self.checked,
             description=self.description,
@@ -348,4 +350,4 @@ Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-sele
             pressed=self.pressed,
             selected=self.selected,
         )
-        return None
+        return selector_handle(result)

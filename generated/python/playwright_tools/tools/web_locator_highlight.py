@@ -25,7 +25,7 @@ class WebLocatorHighlight:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "style": {
                 "type": "string",
@@ -37,7 +37,7 @@ class WebLocatorHighlight:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     style: str | None = None
     """Additional inline CSS applied to the highlight overlay, e.g. `\"outline: 2px dashed red\"`."""

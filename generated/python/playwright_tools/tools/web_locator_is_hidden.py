@@ -26,7 +26,7 @@ class WebLocatorIsHidden:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "timeout": {"type": "number"},
         },
@@ -35,7 +35,7 @@ class WebLocatorIsHidden:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     timeout: float | None = None
 

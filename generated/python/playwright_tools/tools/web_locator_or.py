@@ -9,6 +9,7 @@ from typing import ClassVar, cast
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
+from playwright_tools._convert import selector_handle
 from playwright_tools._types import JsonValue
 
 
@@ -18,7 +19,8 @@ class WebLocatorOr:
 
     Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
 
-    The Java method returns a live Locator; the tool returns nothing."""
+    Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
+    """
 
     tool_name: ClassVar[str] = "web_locator_or"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -27,16 +29,19 @@ class WebLocatorOr:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
-            "locator": {"type": "string", "description": "Alternative locator to match."},
+            "locator": {
+                "type": "string",
+                "description": "Alternative locator to match. A selector or selector handle; the element(s) it locates are passed.",
+            },
         },
         "required": ["selector", "locator"],
         "additionalProperties": False,
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     locator: str
     """Alternative locator to match."""
@@ -49,10 +54,10 @@ class WebLocatorOr:
             locator=cast("str", args["locator"]),
         )
 
-    def run(self, page: SyncPage) -> None:
-        page.locator(self.selector).or_(locator=page.locator(self.locator))
-        return None
+    def run(self, page: SyncPage) -> str:
+        result = page.locator(self.selector).or_(locator=page.locator(self.locator))
+        return selector_handle(result)
 
-    async def arun(self, page: AsyncPage) -> None:
-        page.locator(self.selector).or_(locator=page.locator(self.locator))
-        return None
+    async def arun(self, page: AsyncPage) -> str:
+        result = page.locator(self.selector).or_(locator=page.locator(self.locator))
+        return selector_handle(result)

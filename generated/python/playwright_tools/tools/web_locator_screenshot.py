@@ -24,7 +24,7 @@ class WebLocatorScreenshot:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "animations": {
                 "type": "string",
@@ -40,7 +40,7 @@ class WebLocatorScreenshot:
                 "type": "array",
                 "items": {
                     "type": "string",
-                    "description": "A selector; the element(s) it locates are passed.",
+                    "description": "A selector or selector handle; the element(s) it locates are passed.",
                 },
                 "description": "Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.",
             },
@@ -80,7 +80,7 @@ class WebLocatorScreenshot:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     animations: Literal["disabled", "allow"] | None = None
     """When set to `\"disabled\"`, stops CSS animations, CSS transitions and Web Animations. Animations get different treatment depending on their duration:

@@ -34,7 +34,7 @@ class WebLocatorSelectOption:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "values": {
                 "anyOf": [
@@ -101,7 +101,7 @@ class WebLocatorSelectOption:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     values: SelectOption | list[SelectOption] | str | list[str]
     """Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match."""

@@ -26,7 +26,7 @@ class WebLocatorWaitFor:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it.",
+                "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
             "state": {
                 "type": "string",
@@ -43,7 +43,7 @@ class WebLocatorWaitFor:
     }
 
     selector: str
-    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it."""
+    """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     state: Literal["attached", "detached", "visible", "hidden"] | None = None
     """Defaults to `\"visible\"`. Can be either:

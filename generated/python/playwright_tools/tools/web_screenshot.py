@@ -62,7 +62,7 @@ class WebScreenshot:
                 "type": "array",
                 "items": {
                     "type": "string",
-                    "description": "A selector; the element(s) it locates are passed.",
+                    "description": "A selector or selector handle; the element(s) it locates are passed.",
                 },
                 "description": "Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.",
             },
