@@ -14,9 +14,10 @@ from generator.diagnostics import Diagnostics
 from generator.ir import Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
+from generator.model_text import ModelText
 from generator.names import ToolName, python_member
 from generator.overloads import OverloadMerger
-from generator.python_api import PythonSurface
+from generator.python_api import PyMethod, PythonSurface
 from generator.python_binding import PythonBinder
 from generator.refusal import Refusal, RefusalKind, refuse
 from generator.type_tree import Scalar
@@ -81,7 +82,14 @@ class Binder:
             tools[tool.name.value] = tool
             modules[tool.name.module_name] = tool
             modules["class:" + tool.name.class_name] = tool
-        return [tools[name] for name in sorted(tools)]
+        # Descriptions name other tools, so they are rewritten once every name is known.
+        def is_property(cls: str, member: str) -> bool:
+            method = self.python_surface.method(cls, member)
+            return method is not None and method.is_property
+
+        names = {(t.target.java_interface, t.java_method): n for n, t in tools.items()}
+        text = ModelText(names, is_property)
+        return [text.apply(tools[name]) for name in sorted(tools)]
 
     @staticmethod
     def _never(entry: AllowlistEntry) -> Refusal | None:
@@ -159,7 +167,7 @@ class Binder:
         documented = max(overloads, key=lambda m: (bool(m.doc.text), len(m.params)))
         return Tool(
             name=ToolName(entry.name or entry.target.tool_prefix + entry.method),
-            description=self._description(entry, documented),
+            description=self._description(entry, documented, method),
             surface_to_llm=entry.surface_to_llm,
             is_recordable=entry.is_recordable,
             target=entry.target,
@@ -181,13 +189,22 @@ class Binder:
     ) -> Refusal:
         return refuse(self.diagnostics, entry.location, member, refusal, separator)
 
-    @staticmethod
-    def _description(entry: AllowlistEntry, documented: JavaMethod) -> str:
-        """The override, else the javadoc; a method with neither still says what it calls."""
+    def _description(self, entry: AllowlistEntry, documented: JavaMethod, python: PyMethod) -> str:
+        """The override, else the javadoc, else the Python docstring's prose; a method with none
+        of them is a warning (give it a `description:`) and says what it reads or runs."""
         if entry.description is not None:
             return entry.description
-        fallback = f"Calls Playwright's `{entry.target.java_interface}.{entry.method}()`."
-        return documented.doc.text or fallback
+        if documented.doc.text or python.doc:
+            return documented.doc.text or python.doc
+        member = f"{entry.target.prefix}.{python.name}"
+        self.diagnostics.warning(
+            entry.location,
+            f"{entry.target.prefix}.{entry.method} has no javadoc and no Python docstring",
+            "give the entry a 'description:' in allowlist.yaml",
+        )
+        if python.is_property:
+            return f"Returns the value of `{member}`."
+        return f"Runs `{member}()`."
 
     def _unknown_method(self, entry: AllowlistEntry, interface: JavaInterface) -> Refusal:
         names = interface.method_names

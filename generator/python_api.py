@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,8 @@ class PyMethod:
     returns: PyType
     is_property: bool
     is_async: bool = False
+    # The docstring's prose (without its title line, usage, parameters and returns sections).
+    doc: str = ""
 
     def param(self, name: str) -> PyParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -85,6 +88,7 @@ class PythonSurface:
                 "returns": to_data(m.returns),
                 "is_property": m.is_property,
                 "is_async": m.is_async,
+                "doc": m.doc,
             }
 
         def classes(data: dict[str, dict[str, PyMethod]]) -> dict[str, Any]:
@@ -119,6 +123,7 @@ class PythonSurface:
                         from_data(m["returns"]),
                         m["is_property"],
                         m["is_async"],
+                        m["doc"],
                     )
                     for name, m in methods.items()
                 }
@@ -180,6 +185,19 @@ def parse_annotation(source: str) -> PyType:
         return PyName(" ".join(source.split()))
 
 
+# Where a Playwright docstring's prose ends: its sections, in the numpy style it is written in.
+_SECTION = re.compile(r"^(?:\*\*Usage\*\*|Parameters\n-+|Returns\n-+)", re.M)
+
+
+def _prose(docstring: str) -> str:
+    """The descriptive paragraphs of a Playwright docstring: its first line names the member
+    (`Page.url`) and is dropped, and the Usage, Parameters and Returns sections end it."""
+    _, _, body = docstring.partition("\n")
+    body = _SECTION.split(body, maxsplit=1)[0]
+    paragraphs = [" ".join(p.split()) for p in body.split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
 def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
     text = path.read_text(encoding="utf-8")
     tree = ast.parse(text)
@@ -210,7 +228,12 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
             returns = _annotation(item.returns)
             is_async = isinstance(item, ast.AsyncFunctionDef)
             methods[item.name] = PyMethod(
-                item.name, tuple(params), returns, "property" in decorators, is_async
+                item.name,
+                tuple(params),
+                returns,
+                "property" in decorators,
+                is_async,
+                _prose(ast.get_docstring(item) or ""),
             )
         classes[node.name] = methods
     return classes

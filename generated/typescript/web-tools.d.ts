@@ -61,7 +61,7 @@ export interface Cookie {
   httpOnly?: boolean;
   name: string;
   /**
-   * For partitioned third-party cookies (aka [CHIPS](https://developer.mozilla.org/en-US/docs/Web/Privacy/Guides/Privacy_sandbox/Partitioned_cookies)), the partition key. Optional.
+   * For partitioned third-party cookies (aka CHIPS), the partition key. Optional.
    */
   partitionKey?: string;
   /**
@@ -223,7 +223,7 @@ export interface WebTools {
        */
       content?: string;
       /**
-       * Script type. Use 'module' in order to load a JavaScript ES6 module. See [script](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/script) for more details.
+       * Script type. Use 'module' in order to load a JavaScript ES6 module. See script for more details.
        */
       type?: string;
       /**
@@ -250,12 +250,12 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Captures the aria snapshot of the page. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots).
+   * Captures the aria snapshot of the page. Read more about aria snapshots.
    */
   web_ariaSnapshot: {
     args: {
       /**
-       * When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`.
+       * When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by `Element.getBoundingClientRect()`. Defaults to `false`.
        */
       boxes?: boolean;
       /**
@@ -267,7 +267,7 @@ export interface WebTools {
        */
       mode?: "ai" | "default";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -286,9 +286,9 @@ export interface WebTools {
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
    * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now checked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -300,7 +300,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -317,18 +317,18 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
     result: null;
   };
   /**
-   * Clears all stored console messages from this page. Subsequent calls to `Page.consoleMessages()` will only return messages logged after the clear.
+   * Clears all stored console messages from this page. Subsequent calls to `web_consoleMessages` will only return messages logged after the clear.
    */
   web_clearConsoleMessages: {
     args: {
@@ -336,7 +336,7 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Clears all stored page errors from this page. Subsequent calls to `Page.pageErrors()` will only return errors thrown after the clear.
+   * Clears all stored page errors from this page. Subsequent calls to `page.page_errors()` will only return errors thrown after the clear.
    */
   web_clearPageErrors: {
     args: {
@@ -347,9 +347,9 @@ export interface WebTools {
    * This method clicks an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
    * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -373,7 +373,7 @@ export interface WebTools {
        */
       delay?: number;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -394,11 +394,11 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
@@ -407,9 +407,9 @@ export interface WebTools {
   /**
    * If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
    *
-   * By default, `page.close()` **does not** run `beforeunload` handlers.
+   * By default, `web_close` **does not** run `beforeunload` handlers.
    *
-   * **NOTE:** if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via `Page.onDialog()` event.
+   * Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the "dialog" event event.
    */
   web_close: {
     args: {
@@ -418,19 +418,19 @@ export interface WebTools {
        */
       reason?: string;
       /**
-       * Defaults to `false`. Whether to run the [before unload](https://developer.mozilla.org/en-US/docs/Web/Events/beforeunload) page handlers.
+       * Defaults to `false`. Whether to run the before unload page handlers.
        */
       runBeforeUnload?: boolean;
     };
     result: null;
   };
   /**
-   * Returns up to (currently) 200 last console messages from this page. See `Page.onConsoleMessage()` for more details.
+   * Returns up to (currently) 200 last console messages from this page. See the "console" event for more details.
    */
   web_consoleMessages: {
     args: {
       /**
-       * Controls which messages are returned:
+       * Controls which messages are returned.
        */
       filter?: "all" | "since-navigation";
     };
@@ -462,7 +462,7 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Calls Playwright's `BrowserContext.backgroundPages()`.
+   * Returns an empty list.
    */
   web_context_backgroundPages: {
     args: {
@@ -480,7 +480,7 @@ export interface WebTools {
   /**
    * Closes the browser context. All the pages that belong to the browser context will be closed.
    *
-   * **NOTE:** The default browser context cannot be closed.
+   * Note: The default browser context cannot be closed.
    */
   web_context_close: {
     args: {
@@ -499,7 +499,7 @@ export interface WebTools {
       /**
        * A list of permissions to grant.
        *
-       * **NOTE:** Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.
+       * Note: Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.
        *
        * Here are some permissions that may be supported by some browsers:
        *
@@ -524,7 +524,7 @@ export interface WebTools {
        */
       permissions: string[];
       /**
-       * The [origin] to grant permissions to, e.g. "https://example.com".
+       * The origin to grant permissions to, e.g. "https://example.com".
        */
       origin?: string;
     };
@@ -557,14 +557,14 @@ export interface WebTools {
   /**
    * This setting will change the default maximum navigation time for the following methods and related shortcuts:
    *
-   * - `Page.goBack()`
-   * - `Page.goForward()`
-   * - `Page.navigate()`
-   * - `Page.reload()`
-   * - `Page.setContent()`
-   * - `Page.waitForNavigation()`
+   * - `web_goBack`
+   * - `web_goForward`
+   * - `web_navigate`
+   * - `web_reload`
+   * - `web_setContent`
+   * - `page.wait_for_navigation()`
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()` and `Page.setDefaultTimeout()` take priority over `BrowserContext.setDefaultNavigationTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout` and `web_setDefaultTimeout` take priority over `web_context_setDefaultNavigationTimeout`.
    */
   web_context_setDefaultNavigationTimeout: {
     args: {
@@ -578,7 +578,7 @@ export interface WebTools {
   /**
    * This setting will change the default maximum time for all the methods accepting `timeout` option.
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()`, `Page.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()` take priority over `BrowserContext.setDefaultTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout`, `web_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout` take priority over `web_context_setDefaultTimeout`.
    */
   web_context_setDefaultTimeout: {
     args: {
@@ -590,9 +590,9 @@ export interface WebTools {
     result: null;
   };
   /**
-   * The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `Page.setExtraHTTPHeaders()`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
+   * The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `web_setExtraHTTPHeaders`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
    *
-   * **NOTE:** `BrowserContext.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+   * Note: `web_context_setExtraHTTPHeaders` does not guarantee the order of headers in the outgoing requests.
    */
   web_context_setExtraHTTPHeaders: {
     args: {
@@ -609,18 +609,18 @@ export interface WebTools {
   web_context_storageState: {
     args: {
       /**
-       * Set to `true` to include the context's virtual WebAuthn `BrowserContext.credentials()` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `BrowserContext.setStorageState()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `Credentials.install()`), and prevent all real authenticators from working in this context.
+       * Set to `true` to include the context's virtual WebAuthn `context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context.
        */
       credentials?: boolean;
       /**
-       * Set to `true` to include [IndexedDB](https://developer.mozilla.org/en-US/docs/Web/API/IndexedDB_API) in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.
+       * Set to `true` to include IndexedDB in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.
        */
       indexedDB?: boolean;
     };
     result: JsonValue;
   };
   /**
-   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
+   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `web_cookie_list`.
    */
   web_cookie_add: {
     args: {
@@ -664,13 +664,13 @@ export interface WebTools {
    * This method double clicks an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `page.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   * Note: `web_dblclick` dispatches two `click` events and a single `dblclick` event.
    */
   web_dblclick: {
     args: {
@@ -687,7 +687,7 @@ export interface WebTools {
        */
       delay?: number;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -708,18 +708,18 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
     result: null;
   };
   /**
-   * The snippet below dispatches the `click` event on the element. Regardless of the visibility state of the element, `click` is dispatched. This is equivalent to calling [element.click()](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/click).
+   * The snippet below dispatches the `click` event on the element. Regardless of the visibility state of the element, `click` is dispatched. This is equivalent to calling element.click().
    */
   web_dispatchEvent: {
     args: {
@@ -740,7 +740,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -760,7 +760,7 @@ export interface WebTools {
        */
       target: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -785,11 +785,11 @@ export interface WebTools {
        */
       targetPosition?: Position;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
@@ -801,7 +801,7 @@ export interface WebTools {
   web_emulateMedia: {
     args: {
       /**
-       * Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.
+       * Emulates prefers-colors-scheme media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.
        */
       colorScheme?: "light" | "dark" | "no-preference" | null;
       /**
@@ -826,7 +826,7 @@ export interface WebTools {
   /**
    * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelector()` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelector: {
     args: {
@@ -852,7 +852,7 @@ export interface WebTools {
   /**
    * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelectorAll()` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelectorAll: {
     args: {
@@ -874,9 +874,9 @@ export interface WebTools {
   /**
    * Returns the value of the `expression` invocation.
    *
-   * If the function passed to the `Page.evaluate()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluate()` would wait for the promise to resolve and return its value.
+   * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
    *
-   * If the function passed to the `Page.evaluate()` returns a non-[Serializable] value, then `Page.evaluate()` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
+   * If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
   web_evaluate: {
     args: {
@@ -892,11 +892,11 @@ export interface WebTools {
     result: JsonValue;
   };
   /**
-   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
+   * This method waits for an element matching `selector`, waits for actionability checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
    *
-   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be filled instead.
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be filled instead.
    *
-   * To send fine-grained keyboard events, use `Locator.pressSequentially()`.
+   * To send fine-grained keyboard events, use `web_locator_pressSequentially`.
    */
   web_fill: {
     args: {
@@ -909,7 +909,7 @@ export interface WebTools {
        */
       value: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -918,7 +918,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -938,7 +938,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -994,7 +994,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1049,7 +1049,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   * Allows locating elements by their ARIA role, ARIA attributes and accessible name.
    */
   web_getByRole: {
     args: {
@@ -1060,19 +1060,19 @@ export interface WebTools {
       /**
        * An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.
        *
-       * Learn more about [`aria-checked`](https://www.w3.org/TR/wai-aria-1.2/#aria-checked).
+       * Learn more about `aria-checked`.
        */
       checked?: boolean;
       /**
-       * Option to match the [accessible description](https://w3c.github.io/accname/#dfn-accessible-description). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       * Option to match the accessible description. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
        *
-       * Learn more about [accessible description](https://w3c.github.io/accname/#dfn-accessible-description).
+       * Learn more about accessible description.
        */
       description?: string;
       /**
        * An attribute that is usually set by `aria-disabled` or `disabled`.
        *
-       * **NOTE:** Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about [`aria-disabled`](https://www.w3.org/TR/wai-aria-1.2/#aria-disabled).
+       * Note: Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about `aria-disabled`.
        */
       disabled?: boolean;
       /**
@@ -1082,37 +1082,37 @@ export interface WebTools {
       /**
        * An attribute that is usually set by `aria-expanded`.
        *
-       * Learn more about [`aria-expanded`](https://www.w3.org/TR/wai-aria-1.2/#aria-expanded).
+       * Learn more about `aria-expanded`.
        */
       expanded?: boolean;
       /**
-       * Option that controls whether hidden elements are matched. By default, only non-hidden elements, as [defined by ARIA](https://www.w3.org/TR/wai-aria-1.2/#tree_exclusion), are matched by role selector.
+       * Option that controls whether hidden elements are matched. By default, only non-hidden elements, as defined by ARIA, are matched by role selector.
        *
-       * Learn more about [`aria-hidden`](https://www.w3.org/TR/wai-aria-1.2/#aria-hidden).
+       * Learn more about `aria-hidden`.
        */
       includeHidden?: boolean;
       /**
        * A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.
        *
-       * Learn more about [`aria-level`](https://www.w3.org/TR/wai-aria-1.2/#aria-level).
+       * Learn more about `aria-level`.
        */
       level?: number;
       /**
-       * Option to match the [accessible name](https://w3c.github.io/accname/#dfn-accessible-name). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       * Option to match the accessible name. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
        *
-       * Learn more about [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+       * Learn more about accessible name.
        */
       name?: string;
       /**
        * An attribute that is usually set by `aria-pressed`.
        *
-       * Learn more about [`aria-pressed`](https://www.w3.org/TR/wai-aria-1.2/#aria-pressed).
+       * Learn more about `aria-pressed`.
        */
       pressed?: boolean;
       /**
        * An attribute that is usually set by `aria-selected`.
        *
-       * Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-selected).
+       * Learn more about `aria-selected`.
        */
       selected?: boolean;
     };
@@ -1133,7 +1133,7 @@ export interface WebTools {
   /**
    * Allows locating elements that contain given text.
    *
-   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   * See also `web_locator_filter` that allows to match by another criteria, like an accessible role, and then filter by the text content.
    */
   web_getByText: {
     args: {
@@ -1169,12 +1169,12 @@ export interface WebTools {
    *
    * Navigate to the previous page in history.
    *
-   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   * Note: **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
    */
   web_goBack: {
     args: {
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -1194,12 +1194,12 @@ export interface WebTools {
    *
    * Navigate to the next page in history.
    *
-   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   * Note: **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
    */
   web_goForward: {
     args: {
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -1215,7 +1215,7 @@ export interface WebTools {
     result: ResponseSummary | null;
   };
   /**
-   * Hide all locator highlight overlays previously added by `Locator.highlight()` on this page.
+   * Hide all locator highlight overlays previously added by `web_locator_highlight` on this page.
    */
   web_hideHighlight: {
     args: {
@@ -1226,9 +1226,9 @@ export interface WebTools {
    * This method hovers over an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to hover over the center of the element, or the specified `position`.
+   * - Use `page.mouse` to hover over the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -1239,7 +1239,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -1260,11 +1260,11 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
@@ -1284,7 +1284,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1304,7 +1304,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1313,7 +1313,7 @@ export interface WebTools {
   /**
    * Returns `input.value` for the selected `<input>` or `<textarea>` or `<select>` element.
    *
-   * Throws for non-input elements. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), returns the value of the control.
+   * Throws for non-input elements. However, if the element is inside the `<label>` element that has an associated control, returns the value of the control.
    */
   web_inputValue: {
     args: {
@@ -1326,7 +1326,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1346,7 +1346,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1361,7 +1361,7 @@ export interface WebTools {
     result: boolean;
   };
   /**
-   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is disabled, the opposite of enabled.
    */
   web_isDisabled: {
     args: {
@@ -1374,14 +1374,14 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable).
+   * Returns whether the element is editable.
    */
   web_isEditable: {
     args: {
@@ -1394,14 +1394,14 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is enabled.
    */
   web_isEnabled: {
     args: {
@@ -1414,14 +1414,14 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered hidden.
+   * Returns whether the element is hidden, the opposite of visible. `selector` that does not match any elements is considered hidden.
    */
   web_isHidden: {
     args: {
@@ -1438,7 +1438,7 @@ export interface WebTools {
     result: boolean;
   };
   /**
-   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered not visible.
+   * Returns whether the element is visible. `selector` that does not match any elements is considered not visible.
    */
   web_isVisible: {
     args: {
@@ -1457,7 +1457,7 @@ export interface WebTools {
   /**
    * Dispatches a `keydown` event.
    *
-   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   * `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
    *
    * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
    *
@@ -1467,11 +1467,11 @@ export interface WebTools {
    *
    * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
    *
-   * If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `Keyboard.up()`.
+   * If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `web_keyboard_up`.
    *
-   * After the key is pressed once, subsequent calls to `Keyboard.down()` will have [repeat](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/repeat) set to true. To release the key, use `Keyboard.up()`.
+   * After the key is pressed once, subsequent calls to `web_keyboard_down` will have repeat set to true. To release the key, use `web_keyboard_up`.
    *
-   * **NOTE:** Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
+   * Note: Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
    */
   web_keyboard_down: {
     args: {
@@ -1495,9 +1495,9 @@ export interface WebTools {
     result: null;
   };
   /**
-   * **NOTE:** In most cases, you should use `Locator.press()` instead.
+   * Note: In most cases, you should use `web_locator_press` instead.
    *
-   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   * `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
    *
    * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
    *
@@ -1523,11 +1523,11 @@ export interface WebTools {
     result: null;
   };
   /**
-   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `Locator.pressSequentially()`.
+   * Note: In most cases, you should use `web_locator_fill` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `web_locator_pressSequentially`.
    *
    * Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
    *
-   * To press a special key, like `Control` or `ArrowDown`, use `Keyboard.press()`.
+   * To press a special key, like `Control` or `ArrowDown`, use `web_keyboard_press`.
    */
   web_keyboard_type: {
     args: {
@@ -1557,7 +1557,7 @@ export interface WebTools {
   /**
    * The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
    *
-   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   * Learn more about locators.
    */
   web_locator: {
     args: {
@@ -1580,11 +1580,11 @@ export interface WebTools {
        */
       hasNot?: string;
       /**
-       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
+       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring.
        */
       hasNotText?: string;
       /**
-       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
+       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
        */
       hasText?: string;
     };
@@ -1593,7 +1593,7 @@ export interface WebTools {
   /**
    * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
    *
-   * **NOTE:** `Locator.all()` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `Locator.all()` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `Locator.all()`.
+   * Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
    */
   web_locator_all: {
     args: {
@@ -1607,7 +1607,7 @@ export interface WebTools {
   /**
    * Returns an array of `node.innerText` values for all matching nodes.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allInnerTexts: {
     args: {
@@ -1621,7 +1621,7 @@ export interface WebTools {
   /**
    * Returns an array of `node.textContent` values for all matching nodes.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allTextContents: {
     args: {
@@ -1649,7 +1649,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
+   * Captures the aria snapshot of the given element. Read more about aria snapshots and `expect(locator).to_match_aria_snapshot()` for the corresponding assertion.
    */
   web_locator_ariaSnapshot: {
     args: {
@@ -1658,7 +1658,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`.
+       * When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by `Element.getBoundingClientRect()`. Defaults to `false`.
        */
       boxes?: boolean;
       /**
@@ -1670,14 +1670,14 @@ export interface WebTools {
        */
       mode?: "ai" | "default";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: string;
   };
   /**
-   * Calls [blur](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/blur) on the element.
+   * Calls blur on the element.
    */
   web_locator_blur: {
     args: {
@@ -1686,7 +1686,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1697,9 +1697,9 @@ export interface WebTools {
    *
    * **Details**
    *
-   * Scrolling affects the returned bounding box, similarly to [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). That means `x` and/or `y` may be negative.
+   * Scrolling affects the returned bounding box, similarly to Element.getBoundingClientRect. That means `x` and/or `y` may be negative.
    *
-   * Elements from child frames return the bounding box relative to the main frame, unlike the [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect).
+   * Elements from child frames return the bounding box relative to the main frame, unlike the Element.getBoundingClientRect.
    *
    * Assuming the page is static, it is safe to use bounding box coordinates to perform input. For example, the following snippet should click the center of the element.
    */
@@ -1710,7 +1710,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1724,9 +1724,9 @@ export interface WebTools {
    * Performs the following steps:
    *
    * - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now checked. If not, this method throws.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
@@ -1740,7 +1740,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -1753,11 +1753,11 @@ export interface WebTools {
        */
       scroll?: "auto" | "none";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
@@ -1768,9 +1768,9 @@ export interface WebTools {
    *
    * **Details**
    *
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, clears it and triggers an `input` event after clearing.
+   * This method waits for actionability checks, focuses the element, clears it and triggers an `input` event after clearing.
    *
-   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be cleared instead.
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be cleared instead.
    */
   web_locator_clear: {
     args: {
@@ -1779,12 +1779,12 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -1797,9 +1797,9 @@ export interface WebTools {
    *
    * This method clicks the element by performing the following steps:
    *
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
    * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
@@ -1825,7 +1825,7 @@ export interface WebTools {
        */
       delay?: number;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -1846,11 +1846,11 @@ export interface WebTools {
        */
       steps?: number;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
@@ -1861,7 +1861,7 @@ export interface WebTools {
    *
    * Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
    *
-   * For a reverse operation, use `FrameLocator.owner()`.
+   * For a reverse operation, use `frame_locator.owner`.
    */
   web_locator_contentFrame: {
     args: {
@@ -1875,7 +1875,7 @@ export interface WebTools {
   /**
    * Returns the number of elements matching the locator.
    *
-   * **NOTE:** If you need to assert the number of elements on the page, prefer `LocatorAssertions.hasCount()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert the number of elements on the page, prefer `expect(locator).to_have_count()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_count: {
     args: {
@@ -1893,15 +1893,15 @@ export interface WebTools {
    *
    * This method double clicks the element by performing the following steps:
    *
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `element.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   * Note: `element.dblclick()` dispatches two `click` events and a single `dblclick` event.
    */
   web_locator_dblclick: {
     args: {
@@ -1918,7 +1918,7 @@ export interface WebTools {
        */
       delay?: number;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -1939,11 +1939,11 @@ export interface WebTools {
        */
       steps?: number;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
@@ -1966,7 +1966,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Returns locator description previously set with `Locator.describe()`. Returns `null` if no custom description has been set.
+   * Returns locator description previously set with `web_locator_describe`. Returns `null` if no custom description has been set.
    */
   web_locator_description: {
     args: {
@@ -1995,7 +1995,7 @@ export interface WebTools {
        */
       eventInit?: JsonValue;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2019,7 +2019,7 @@ export interface WebTools {
        */
       target: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -2040,11 +2040,11 @@ export interface WebTools {
        */
       targetPosition?: Position;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
@@ -2074,7 +2074,7 @@ export interface WebTools {
        */
       position?: Position;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2087,7 +2087,7 @@ export interface WebTools {
    *
    * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -2119,7 +2119,7 @@ export interface WebTools {
    *
    * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -2154,12 +2154,12 @@ export interface WebTools {
        */
       value: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2189,11 +2189,11 @@ export interface WebTools {
        */
       hasNot?: string;
       /**
-       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
+       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring.
        */
       hasNotText?: string;
       /**
-       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
+       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
        */
       hasText?: string;
       /**
@@ -2216,7 +2216,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Calls [focus](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/focus) on the matching element.
+   * Calls focus on the matching element.
    */
   web_locator_focus: {
     args: {
@@ -2225,7 +2225,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2234,7 +2234,7 @@ export interface WebTools {
   /**
    * Returns the matching element's attribute value.
    *
-   * **NOTE:** If you need to assert an element's attribute, prefer `LocatorAssertions.hasAttribute()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert an element's attribute, prefer `expect(locator).to_have_attribute()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_getAttribute: {
     args: {
@@ -2247,7 +2247,7 @@ export interface WebTools {
        */
       name: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2314,7 +2314,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   * Allows locating elements by their ARIA role, ARIA attributes and accessible name.
    */
   web_locator_getByRole: {
     args: {
@@ -2329,19 +2329,19 @@ export interface WebTools {
       /**
        * An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.
        *
-       * Learn more about [`aria-checked`](https://www.w3.org/TR/wai-aria-1.2/#aria-checked).
+       * Learn more about `aria-checked`.
        */
       checked?: boolean;
       /**
-       * Option to match the [accessible description](https://w3c.github.io/accname/#dfn-accessible-description). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       * Option to match the accessible description. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
        *
-       * Learn more about [accessible description](https://w3c.github.io/accname/#dfn-accessible-description).
+       * Learn more about accessible description.
        */
       description?: string;
       /**
        * An attribute that is usually set by `aria-disabled` or `disabled`.
        *
-       * **NOTE:** Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about [`aria-disabled`](https://www.w3.org/TR/wai-aria-1.2/#aria-disabled).
+       * Note: Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about `aria-disabled`.
        */
       disabled?: boolean;
       /**
@@ -2351,37 +2351,37 @@ export interface WebTools {
       /**
        * An attribute that is usually set by `aria-expanded`.
        *
-       * Learn more about [`aria-expanded`](https://www.w3.org/TR/wai-aria-1.2/#aria-expanded).
+       * Learn more about `aria-expanded`.
        */
       expanded?: boolean;
       /**
-       * Option that controls whether hidden elements are matched. By default, only non-hidden elements, as [defined by ARIA](https://www.w3.org/TR/wai-aria-1.2/#tree_exclusion), are matched by role selector.
+       * Option that controls whether hidden elements are matched. By default, only non-hidden elements, as defined by ARIA, are matched by role selector.
        *
-       * Learn more about [`aria-hidden`](https://www.w3.org/TR/wai-aria-1.2/#aria-hidden).
+       * Learn more about `aria-hidden`.
        */
       includeHidden?: boolean;
       /**
        * A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.
        *
-       * Learn more about [`aria-level`](https://www.w3.org/TR/wai-aria-1.2/#aria-level).
+       * Learn more about `aria-level`.
        */
       level?: number;
       /**
-       * Option to match the [accessible name](https://w3c.github.io/accname/#dfn-accessible-name). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+       * Option to match the accessible name. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
        *
-       * Learn more about [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+       * Learn more about accessible name.
        */
       name?: string;
       /**
        * An attribute that is usually set by `aria-pressed`.
        *
-       * Learn more about [`aria-pressed`](https://www.w3.org/TR/wai-aria-1.2/#aria-pressed).
+       * Learn more about `aria-pressed`.
        */
       pressed?: boolean;
       /**
        * An attribute that is usually set by `aria-selected`.
        *
-       * Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-selected).
+       * Learn more about `aria-selected`.
        */
       selected?: boolean;
     };
@@ -2406,7 +2406,7 @@ export interface WebTools {
   /**
    * Allows locating elements that contain given text.
    *
-   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   * See also `web_locator_filter` that allows to match by another criteria, like an accessible role, and then filter by the text content.
    */
   web_locator_getByText: {
     args: {
@@ -2446,7 +2446,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Hides the element highlight previously added by `Locator.highlight()`.
+   * Hides the element highlight previously added by `web_locator_highlight`.
    */
   web_locator_hideHighlight: {
     args: {
@@ -2458,7 +2458,7 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `Locator.highlight()`.
+   * Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `web_locator_highlight`.
    */
   web_locator_highlight: {
     args: {
@@ -2483,7 +2483,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -2500,18 +2500,18 @@ export interface WebTools {
        */
       scroll?: "auto" | "none";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
     result: null;
   };
   /**
-   * Returns the [`element.innerHTML`](https://developer.mozilla.org/en-US/docs/Web/API/Element/innerHTML).
+   * Returns the `element.innerHTML`.
    */
   web_locator_innerHTML: {
     args: {
@@ -2520,16 +2520,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: string;
   };
   /**
-   * Returns the [`element.innerText`](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/innerText).
+   * Returns the `element.innerText`.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_innerText: {
     args: {
@@ -2538,7 +2538,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2547,7 +2547,7 @@ export interface WebTools {
   /**
    * Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
    *
-   * **NOTE:** If you need to assert input value, prefer `LocatorAssertions.hasValue()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert input value, prefer `expect(locator).to_have_value()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_inputValue: {
     args: {
@@ -2556,7 +2556,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2565,7 +2565,7 @@ export interface WebTools {
   /**
    * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
    *
-   * **NOTE:** If you need to assert that checkbox is checked, prefer `LocatorAssertions.isChecked()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that checkbox is checked, prefer `expect(locator).to_be_checked()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isChecked: {
     args: {
@@ -2574,16 +2574,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is disabled, the opposite of enabled.
    *
-   * **NOTE:** If you need to assert that an element is disabled, prefer `LocatorAssertions.isDisabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that an element is disabled, prefer `expect(locator).to_be_disabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isDisabled: {
     args: {
@@ -2592,16 +2592,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable). If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
+   * Returns whether the element is editable. If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
    *
-   * **NOTE:** If you need to assert that an element is editable, prefer `LocatorAssertions.isEditable()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that an element is editable, prefer `expect(locator).to_be_editable()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEditable: {
     args: {
@@ -2610,16 +2610,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is enabled.
    *
-   * **NOTE:** If you need to assert that an element is enabled, prefer `LocatorAssertions.isEnabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that an element is enabled, prefer `expect(locator).to_be_enabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEnabled: {
     args: {
@@ -2628,16 +2628,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: boolean;
   };
   /**
-   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible).
+   * Returns whether the element is hidden, the opposite of visible.
    *
-   * **NOTE:** If you need to assert that element is hidden, prefer `LocatorAssertions.isHidden()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that element is hidden, prefer `expect(locator).to_be_hidden()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isHidden: {
     args: {
@@ -2650,9 +2650,9 @@ export interface WebTools {
     result: boolean;
   };
   /**
-   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible).
+   * Returns whether the element is visible.
    *
-   * **NOTE:** If you need to assert that element is visible, prefer `LocatorAssertions.isVisible()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that element is visible, prefer `expect(locator).to_be_visible()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isVisible: {
     args: {
@@ -2677,9 +2677,9 @@ export interface WebTools {
     result: string;
   };
   /**
-   * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `Locator.filter()` method.
+   * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `web_locator_filter` method.
    *
-   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   * Learn more about locators.
    */
   web_locator_locator: {
     args: {
@@ -2706,11 +2706,11 @@ export interface WebTools {
        */
       hasNot?: string;
       /**
-       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.
+       * Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring.
        */
       hasNotText?: string;
       /**
-       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
+       * Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.
        */
       hasText?: string;
     };
@@ -2744,7 +2744,7 @@ export interface WebTools {
   /**
    * Creates a locator matching all elements that match one or both of the two locators.
    *
-   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a locator strictness violation.
    */
   web_locator_or: {
     args: {
@@ -2790,18 +2790,18 @@ export interface WebTools {
       delay?: number;
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: null;
   };
   /**
-   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page.
+   * Note: In most cases, you should use `web_locator_fill` instead. You only need to press keys one by one if there is special keyboard handling on the page.
    *
    * Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
    *
-   * To press a special key, like `Control` or `ArrowDown`, use `Locator.press()`.
+   * To press a special key, like `Control` or `ArrowDown`, use `web_locator_press`.
    */
   web_locator_pressSequentially: {
     args: {
@@ -2819,7 +2819,7 @@ export interface WebTools {
       delay?: number;
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2848,11 +2848,11 @@ export interface WebTools {
        */
       caret?: "hide" | "initial";
       /**
-       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.
+       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see Matching only visible elements to disable that.
        */
       mask?: string[];
       /**
-       * Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.
+       * Specify the color of the overlay box for masked elements, in CSS color format. Default color is pink `#FF00FF`.
        */
       maskColor?: string;
       /**
@@ -2874,7 +2874,7 @@ export interface WebTools {
        */
       style?: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -2885,9 +2885,9 @@ export interface WebTools {
     result: string;
   };
   /**
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then tries to scroll element into view, unless it is completely visible as defined by [IntersectionObserver](https://developer.mozilla.org/en-US/docs/Web/API/Intersection_Observer_API)'s `ratio`.
+   * This method waits for actionability checks, then tries to scroll element into view, unless it is completely visible as defined by IntersectionObserver's `ratio`.
    *
-   * See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   * See scrolling for alternative ways to scroll.
    */
   web_locator_scrollIntoViewIfNeeded: {
     args: {
@@ -2896,7 +2896,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2907,9 +2907,9 @@ export interface WebTools {
    *
    * **Details**
    *
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   * This method waits for actionability checks, waits until all specified options are present in the `<select>` element and selects these options.
    *
-   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be used instead.
    *
    * Returns the array of option values that have been successfully selected.
    *
@@ -2926,21 +2926,21 @@ export interface WebTools {
        */
       values: SelectOption | SelectOption[] | string | string[];
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: string[];
   };
   /**
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then focuses the element and selects all its text content.
+   * This method waits for actionability checks, then focuses the element and selects all its text content.
    *
-   * If the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), focuses and selects text in the control instead.
+   * If the element is inside the `<label>` element that has an associated control, focuses and selects text in the control instead.
    */
   web_locator_selectText: {
     args: {
@@ -2949,11 +2949,11 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -2973,7 +2973,7 @@ export interface WebTools {
        */
       checked: boolean;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -2986,11 +2986,11 @@ export interface WebTools {
        */
       scroll?: "auto" | "none";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
@@ -3008,28 +3008,28 @@ export interface WebTools {
       files: FilePayload | FilePayload[];
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: null;
   };
   /**
-   * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
+   * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the emulating legacy touch events page.
    *
    * **Details**
    *
    * This method taps the element by performing the following steps:
    *
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `element.tap()` requires that the `hasTouch` option of the browser context be set to true.
+   * Note: `element.tap()` requires that the `hasTouch` option of the browser context be set to true.
    */
   web_locator_tap: {
     args: {
@@ -3038,7 +3038,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -3055,20 +3055,20 @@ export interface WebTools {
        */
       scroll?: "auto" | "none";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
     result: null;
   };
   /**
-   * Returns the [`node.textContent`](https://developer.mozilla.org/en-US/docs/Web/API/Node/textContent).
+   * Returns the `node.textContent`.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_textContent: {
     args: {
@@ -3077,14 +3077,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: string | null;
   };
   /**
-   * Calls Playwright's `Locator.type()`.
+   * Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `web_locator_press`.
    */
   web_locator_type: {
     args: {
@@ -3102,7 +3104,7 @@ export interface WebTools {
       delay?: number;
       noWaitAfter?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3118,7 +3120,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -3131,11 +3133,11 @@ export interface WebTools {
        */
       scroll?: "auto" | "none";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
@@ -3162,7 +3164,7 @@ export interface WebTools {
        */
       state?: "attached" | "detached" | "visible" | "hidden";
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3173,7 +3175,7 @@ export interface WebTools {
    *
    * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve before checking its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -3192,7 +3194,7 @@ export interface WebTools {
        */
       arg?: JsonValue;
       /**
-       * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3207,7 +3209,7 @@ export interface WebTools {
     result: FrameSummary;
   };
   /**
-   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`.
+   * Shortcut for `web_mouse_move`, `web_mouse_down`, `web_mouse_up`.
    */
   web_mouse_click: {
     args: {
@@ -3235,7 +3237,7 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`, `Mouse.down()` and `Mouse.up()`.
+   * Shortcut for `web_mouse_move`, `web_mouse_down`, `web_mouse_up`, `web_mouse_down` and `web_mouse_up`.
    */
   web_mouse_dblclick: {
     args: {
@@ -3311,9 +3313,9 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Dispatches a `wheel` event. This method is usually used to manually scroll the page. See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   * Dispatches a `wheel` event. This method is usually used to manually scroll the page. See scrolling for alternative ways to scroll.
    *
-   * **NOTE:** Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
+   * Note: Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
    */
   web_mouse_wheel: {
     args: {
@@ -3339,24 +3341,24 @@ export interface WebTools {
    * - the remote server does not respond or is unreachable.
    * - the main resource failed to load.
    *
-   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `Response.status()`.
+   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `response.status`.
    *
-   * **NOTE:** The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
+   * Note: The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
    *
-   * **NOTE:** Headless mode doesn't support navigation to a PDF document. See the [upstream issue](https://bugs.chromium.org/p/chromium/issues/detail?id=761295).
+   * Note: Headless mode doesn't support navigation to a PDF document. See the upstream issue.
    */
   web_navigate: {
     args: {
       /**
-       * URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the [`new URL()`](https://developer.mozilla.org/en-US/docs/Web/API/URL/URL) constructor.
+       * URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the `new URL()` constructor.
        */
       url: string;
       /**
-       * Referer header value. If provided it will take preference over the referer header value set by `Page.setExtraHTTPHeaders()`.
+       * Referer header value. If provided it will take preference over the referer header value set by `web_setExtraHTTPHeaders`.
        */
       referer?: string;
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -3382,9 +3384,9 @@ export interface WebTools {
   /**
    * Returns the PDF buffer.
    *
-   * `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
+   * `web_pdf` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `web_emulateMedia` before calling `web_pdf`.
    *
-   * **NOTE:** By default, `page.pdf()` generates a pdf with modified colors for printing. Use the [`-webkit-print-color-adjust`](https://developer.mozilla.org/en-US/docs/Web/CSS/-webkit-print-color-adjust) property to force rendering of exact colors.
+   * Note: By default, `web_pdf` generates a pdf with modified colors for printing. Use the `-webkit-print-color-adjust` property to force rendering of exact colors.
    */
   web_pdf: {
     args: {
@@ -3454,9 +3456,9 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Focuses the element, and then uses `Keyboard.down()` and `Keyboard.up()`.
+   * Focuses the element, and then uses `web_keyboard_down` and `web_keyboard_up`.
    *
-   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   * `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
    *
    * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
    *
@@ -3488,7 +3490,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3500,7 +3502,7 @@ export interface WebTools {
   web_reload: {
     args: {
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -3518,7 +3520,7 @@ export interface WebTools {
   /**
    * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
    *
-   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a [`WeakRef`](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/WeakRef).
+   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a `WeakRef`.
    */
   web_requestGC: {
     args: {
@@ -3526,11 +3528,11 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Returns up to (currently) 100 last network request from this page. See `Page.onRequest()` for more details.
+   * Returns up to (currently) 100 last network request from this page. See the "request" event for more details.
    *
    * Returned requests should be accessed immediately, otherwise they might be collected to prevent unbounded memory growth as new requests come in. Once collected, retrieving most information about the request is impossible.
    *
-   * Note that requests reported through the `Page.onRequest()` request are not collected, so there is a trade off between efficient memory usage with `Page.requests()` and the amount of available information reported through `Page.onRequest()`.
+   * Note that requests reported through the the "request" event request are not collected, so there is a trade off between efficient memory usage with `web_requests` and the amount of available information reported through the "request" event.
    */
   web_requests: {
     args: {
@@ -3564,11 +3566,11 @@ export interface WebTools {
        */
       fullPage?: boolean;
       /**
-       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.
+       * Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see Matching only visible elements to disable that.
        */
       mask?: string[];
       /**
-       * Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.
+       * Specify the color of the overlay box for masked elements, in CSS color format. Default color is pink `#FF00FF`.
        */
       maskColor?: string;
       /**
@@ -3590,7 +3592,7 @@ export interface WebTools {
        */
       style?: string;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -3601,9 +3603,9 @@ export interface WebTools {
     result: string;
   };
   /**
-   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   * This method waits for an element matching `selector`, waits for actionability checks, waits until all specified options are present in the `<select>` element and selects these options.
    *
-   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be used instead.
    *
    * Returns the array of option values that have been successfully selected.
    *
@@ -3620,7 +3622,7 @@ export interface WebTools {
        */
       values: SelectOption | SelectOption[] | string | string[];
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -3629,7 +3631,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3641,9 +3643,9 @@ export interface WebTools {
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
    * - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
    * - If the element already has the right checked state, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now checked or unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -3659,7 +3661,7 @@ export interface WebTools {
        */
       checked: boolean;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -3676,18 +3678,18 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
     result: null;
   };
   /**
-   * This method internally calls [document.write()](https://developer.mozilla.org/en-US/docs/Web/API/Document/write), inheriting all its specific characteristics and behaviors.
+   * This method internally calls document.write(), inheriting all its specific characteristics and behaviors.
    */
   web_setContent: {
     args: {
@@ -3696,7 +3698,7 @@ export interface WebTools {
        */
       html: string;
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -3714,15 +3716,15 @@ export interface WebTools {
   /**
    * This setting will change the default maximum navigation time for the following methods and related shortcuts:
    *
-   * - `Page.goBack()`
-   * - `Page.goForward()`
-   * - `Page.navigate()`
-   * - `Page.reload()`
-   * - `Page.setContent()`
-   * - `Page.waitForNavigation()`
-   * - `Page.waitForURL()`
+   * - `web_goBack`
+   * - `web_goForward`
+   * - `web_navigate`
+   * - `web_reload`
+   * - `web_setContent`
+   * - `page.wait_for_navigation()`
+   * - `web_waitForURL`
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`, `BrowserContext.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`, `web_context_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout`.
    */
   web_setDefaultNavigationTimeout: {
     args: {
@@ -3736,7 +3738,7 @@ export interface WebTools {
   /**
    * This setting will change the default maximum time for all the methods accepting `timeout` option.
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`.
    */
   web_setDefaultTimeout: {
     args: {
@@ -3750,7 +3752,7 @@ export interface WebTools {
   /**
    * The extra HTTP headers will be sent with every request the page initiates.
    *
-   * **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+   * Note: `web_setExtraHTTPHeaders` does not guarantee the order of headers in the outgoing requests.
    */
   web_setExtraHTTPHeaders: {
     args: {
@@ -3773,7 +3775,7 @@ export interface WebTools {
   /**
    * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
    *
-   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
+   * This method expects `selector` to point to an input element. However, if the element is inside the `<label>` element that has an associated control, targets the control instead.
    */
   web_setInputFiles: {
     args: {
@@ -3788,14 +3790,14 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
     result: null;
   };
   /**
-   * Calls Playwright's `BrowserContext.setOffline()`.
+   * Takes the whole browser context offline (`offline` true), so that every request fails as with no network, or back online (false).
    */
   web_setOfflineMode: {
     args: {
@@ -3807,9 +3809,9 @@ export interface WebTools {
     result: null;
   };
   /**
-   * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
+   * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `browser.new_context()` allows to set viewport size (and more) for all pages in the context at once.
    *
-   * `Page.setViewportSize()` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `Page.setViewportSize()` will also reset `screen` size, use `Browser.newContext()` with `screen` and `viewport` parameters if you need better control of these properties.
+   * `web_setViewportSize` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `web_setViewportSize` will also reset `screen` size, use `browser.new_context()` with `screen` and `viewport` parameters if you need better control of these properties.
    */
   web_setViewportSize: {
     args: {
@@ -3828,13 +3830,13 @@ export interface WebTools {
    * This method taps an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `Page.tap()` will throw if the `hasTouch` option of the browser context is false.
+   * Note: `web_tap` will throw if the `hasTouch` option of the browser context is false.
    */
   web_tap: {
     args: {
@@ -3843,7 +3845,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       /**
@@ -3864,11 +3866,11 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.
        */
       trial?: boolean;
     };
@@ -3888,7 +3890,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3903,7 +3905,9 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Calls Playwright's `Page.type()`.
+   * Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text. `page.type` can be used to send fine-grained keyboard events. To fill values in form fields, use `web_fill`.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `web_keyboard_press`.
    */
   web_type: {
     args: {
@@ -3925,7 +3929,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -3936,9 +3940,9 @@ export interface WebTools {
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
    * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -3950,7 +3954,7 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.
+       * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
       noWaitAfter?: boolean;
@@ -3967,18 +3971,18 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
-       * When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
+       * When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.
        */
       trial?: boolean;
     };
     result: null;
   };
   /**
-   * Calls Playwright's `Page.url()`.
+   * The page's current URL (the main frame's).
    */
   web_url: {
     args: {
@@ -3986,7 +3990,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Calls Playwright's `Page.viewportSize()`.
+   * The page's viewport size, `{width, height}` in CSS pixels, or null when the page has no fixed viewport.
    */
   web_viewportSize: {
     args: {
@@ -4011,7 +4015,7 @@ export interface WebTools {
        */
       polling?: number | "raf";
       /**
-       * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -4022,7 +4026,7 @@ export interface WebTools {
    *
    * This resolves when the page reaches a required load state, `load` by default. The navigation must have been committed when this method is called. If current document has already reached the required state, resolves immediately.
    *
-   * **NOTE:** Most of the time, this method is not needed because Playwright [auto-waits before every action](https://playwright.dev/java/docs/actionability).
+   * Note: Most of the time, this method is not needed because Playwright auto-waits before every action.
    */
   web_waitForLoadState: {
     args: {
@@ -4035,7 +4039,7 @@ export interface WebTools {
        */
       state?: "load" | "domcontentloaded" | "networkidle";
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -4044,7 +4048,7 @@ export interface WebTools {
   /**
    * Returns when element specified by selector satisfies `state` option. Returns `null` if waiting for `hidden` or `detached`.
    *
-   * **NOTE:** Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
+   * Note: Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
    *
    * Wait for the `selector` to satisfy `state` option (either appear/disappear from dom, or become visible/hidden). If at the moment of calling the method `selector` already satisfies the condition, the method will return immediately. If the selector doesn't satisfy the condition for the `timeout` milliseconds, the function will throw.
    */
@@ -4068,7 +4072,7 @@ export interface WebTools {
        */
       strict?: boolean;
       /**
-       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
     };
@@ -4098,7 +4102,7 @@ export interface WebTools {
        */
       url: string;
       /**
-       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.
+       * Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.
        */
       timeout?: number;
       /**
@@ -4114,9 +4118,9 @@ export interface WebTools {
     result: null;
   };
   /**
-   * This method returns all of the dedicated [WebWorkers](https://developer.mozilla.org/en-US/docs/Web/API/Web_Workers_API) associated with the page.
+   * This method returns all of the dedicated WebWorkers associated with the page.
    *
-   * **NOTE:** This does not contain ServiceWorkers
+   * Note: This does not contain ServiceWorkers
    */
   web_workers: {
     args: {
@@ -4147,7 +4151,7 @@ export interface WebToolFunctions {
    */
   web_addStyleTag(args: WebTools["web_addStyleTag"]["args"]): Promise<WebTools["web_addStyleTag"]["result"]>;
   /**
-   * Captures the aria snapshot of the page. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots).
+   * Captures the aria snapshot of the page. Read more about aria snapshots.
    */
   web_ariaSnapshot(args: WebTools["web_ariaSnapshot"]["args"]): Promise<WebTools["web_ariaSnapshot"]["result"]>;
   /**
@@ -4159,29 +4163,29 @@ export interface WebToolFunctions {
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
    * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now checked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
   web_check(args: WebTools["web_check"]["args"]): Promise<WebTools["web_check"]["result"]>;
   /**
-   * Clears all stored console messages from this page. Subsequent calls to `Page.consoleMessages()` will only return messages logged after the clear.
+   * Clears all stored console messages from this page. Subsequent calls to `web_consoleMessages` will only return messages logged after the clear.
    */
   web_clearConsoleMessages(args: WebTools["web_clearConsoleMessages"]["args"]): Promise<WebTools["web_clearConsoleMessages"]["result"]>;
   /**
-   * Clears all stored page errors from this page. Subsequent calls to `Page.pageErrors()` will only return errors thrown after the clear.
+   * Clears all stored page errors from this page. Subsequent calls to `page.page_errors()` will only return errors thrown after the clear.
    */
   web_clearPageErrors(args: WebTools["web_clearPageErrors"]["args"]): Promise<WebTools["web_clearPageErrors"]["result"]>;
   /**
    * This method clicks an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
    * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -4190,13 +4194,13 @@ export interface WebToolFunctions {
   /**
    * If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
    *
-   * By default, `page.close()` **does not** run `beforeunload` handlers.
+   * By default, `web_close` **does not** run `beforeunload` handlers.
    *
-   * **NOTE:** if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via `Page.onDialog()` event.
+   * Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the "dialog" event event.
    */
   web_close(args: WebTools["web_close"]["args"]): Promise<WebTools["web_close"]["result"]>;
   /**
-   * Returns up to (currently) 200 last console messages from this page. See `Page.onConsoleMessage()` for more details.
+   * Returns up to (currently) 200 last console messages from this page. See the "console" event for more details.
    */
   web_consoleMessages(args: WebTools["web_consoleMessages"]["args"]): Promise<WebTools["web_consoleMessages"]["result"]>;
   /**
@@ -4213,7 +4217,7 @@ export interface WebToolFunctions {
    */
   web_context_addInitScript(args: WebTools["web_context_addInitScript"]["args"]): Promise<WebTools["web_context_addInitScript"]["result"]>;
   /**
-   * Calls Playwright's `BrowserContext.backgroundPages()`.
+   * Returns an empty list.
    */
   web_context_backgroundPages(args: WebTools["web_context_backgroundPages"]["args"]): Promise<WebTools["web_context_backgroundPages"]["result"]>;
   /**
@@ -4223,7 +4227,7 @@ export interface WebToolFunctions {
   /**
    * Closes the browser context. All the pages that belong to the browser context will be closed.
    *
-   * **NOTE:** The default browser context cannot be closed.
+   * Note: The default browser context cannot be closed.
    */
   web_context_close(args: WebTools["web_context_close"]["args"]): Promise<WebTools["web_context_close"]["result"]>;
   /**
@@ -4245,26 +4249,26 @@ export interface WebToolFunctions {
   /**
    * This setting will change the default maximum navigation time for the following methods and related shortcuts:
    *
-   * - `Page.goBack()`
-   * - `Page.goForward()`
-   * - `Page.navigate()`
-   * - `Page.reload()`
-   * - `Page.setContent()`
-   * - `Page.waitForNavigation()`
+   * - `web_goBack`
+   * - `web_goForward`
+   * - `web_navigate`
+   * - `web_reload`
+   * - `web_setContent`
+   * - `page.wait_for_navigation()`
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()` and `Page.setDefaultTimeout()` take priority over `BrowserContext.setDefaultNavigationTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout` and `web_setDefaultTimeout` take priority over `web_context_setDefaultNavigationTimeout`.
    */
   web_context_setDefaultNavigationTimeout(args: WebTools["web_context_setDefaultNavigationTimeout"]["args"]): Promise<WebTools["web_context_setDefaultNavigationTimeout"]["result"]>;
   /**
    * This setting will change the default maximum time for all the methods accepting `timeout` option.
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()`, `Page.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()` take priority over `BrowserContext.setDefaultTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout`, `web_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout` take priority over `web_context_setDefaultTimeout`.
    */
   web_context_setDefaultTimeout(args: WebTools["web_context_setDefaultTimeout"]["args"]): Promise<WebTools["web_context_setDefaultTimeout"]["result"]>;
   /**
-   * The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `Page.setExtraHTTPHeaders()`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
+   * The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `web_setExtraHTTPHeaders`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
    *
-   * **NOTE:** `BrowserContext.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+   * Note: `web_context_setExtraHTTPHeaders` does not guarantee the order of headers in the outgoing requests.
    */
   web_context_setExtraHTTPHeaders(args: WebTools["web_context_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_context_setExtraHTTPHeaders"]["result"]>;
   /**
@@ -4272,7 +4276,7 @@ export interface WebToolFunctions {
    */
   web_context_storageState(args: WebTools["web_context_storageState"]["args"]): Promise<WebTools["web_context_storageState"]["result"]>;
   /**
-   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`.
+   * Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `web_cookie_list`.
    */
   web_cookie_add(args: WebTools["web_cookie_add"]["args"]): Promise<WebTools["web_cookie_add"]["result"]>;
   /**
@@ -4287,17 +4291,17 @@ export interface WebToolFunctions {
    * This method double clicks an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `page.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   * Note: `web_dblclick` dispatches two `click` events and a single `dblclick` event.
    */
   web_dblclick(args: WebTools["web_dblclick"]["args"]): Promise<WebTools["web_dblclick"]["result"]>;
   /**
-   * The snippet below dispatches the `click` event on the element. Regardless of the visibility state of the element, `click` is dispatched. This is equivalent to calling [element.click()](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/click).
+   * The snippet below dispatches the `click` event on the element. Regardless of the visibility state of the element, `click` is dispatched. This is equivalent to calling element.click().
    */
   web_dispatchEvent(args: WebTools["web_dispatchEvent"]["args"]): Promise<WebTools["web_dispatchEvent"]["result"]>;
   /**
@@ -4311,29 +4315,29 @@ export interface WebToolFunctions {
   /**
    * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelector()` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelector(args: WebTools["web_evalOnSelector"]["args"]): Promise<WebTools["web_evalOnSelector"]["result"]>;
   /**
    * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evalOnSelectorAll()` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelectorAll(args: WebTools["web_evalOnSelectorAll"]["args"]): Promise<WebTools["web_evalOnSelectorAll"]["result"]>;
   /**
    * Returns the value of the `expression` invocation.
    *
-   * If the function passed to the `Page.evaluate()` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), then `Page.evaluate()` would wait for the promise to resolve and return its value.
+   * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
    *
-   * If the function passed to the `Page.evaluate()` returns a non-[Serializable] value, then `Page.evaluate()` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
+   * If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
   web_evaluate(args: WebTools["web_evaluate"]["args"]): Promise<WebTools["web_evaluate"]["result"]>;
   /**
-   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
+   * This method waits for an element matching `selector`, waits for actionability checks, focuses the element, fills it and triggers an `input` event after filling. Note that you can pass an empty string to clear the input field.
    *
-   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be filled instead.
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be filled instead.
    *
-   * To send fine-grained keyboard events, use `Locator.pressSequentially()`.
+   * To send fine-grained keyboard events, use `web_locator_pressSequentially`.
    */
   web_fill(args: WebTools["web_fill"]["args"]): Promise<WebTools["web_fill"]["result"]>;
   /**
@@ -4369,7 +4373,7 @@ export interface WebToolFunctions {
    */
   web_getByPlaceholder(args: WebTools["web_getByPlaceholder"]["args"]): Promise<WebTools["web_getByPlaceholder"]["result"]>;
   /**
-   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   * Allows locating elements by their ARIA role, ARIA attributes and accessible name.
    */
   web_getByRole(args: WebTools["web_getByRole"]["args"]): Promise<WebTools["web_getByRole"]["result"]>;
   /**
@@ -4379,7 +4383,7 @@ export interface WebToolFunctions {
   /**
    * Allows locating elements that contain given text.
    *
-   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   * See also `web_locator_filter` that allows to match by another criteria, like an accessible role, and then filter by the text content.
    */
   web_getByText(args: WebTools["web_getByText"]["args"]): Promise<WebTools["web_getByText"]["result"]>;
   /**
@@ -4391,7 +4395,7 @@ export interface WebToolFunctions {
    *
    * Navigate to the previous page in history.
    *
-   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   * Note: **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
    */
   web_goBack(args: WebTools["web_goBack"]["args"]): Promise<WebTools["web_goBack"]["result"]>;
   /**
@@ -4399,20 +4403,20 @@ export interface WebToolFunctions {
    *
    * Navigate to the next page in history.
    *
-   * **NOTE:** **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
+   * Note: **Testing Back/Forward Cache (BFCache) is not supported.** By default, Playwright disables the Back/Forward Cache across all browsers. Even if explicitly enabled, Playwright's internal state relies on network-level navigation events. Because BFCache restores unfreeze the DOM without firing these events, using `page.goBack()` or `page.goForward()` to trigger a BFCache restore will result in timeouts and a desynchronized `Page` state.
    */
   web_goForward(args: WebTools["web_goForward"]["args"]): Promise<WebTools["web_goForward"]["result"]>;
   /**
-   * Hide all locator highlight overlays previously added by `Locator.highlight()` on this page.
+   * Hide all locator highlight overlays previously added by `web_locator_highlight` on this page.
    */
   web_hideHighlight(args: WebTools["web_hideHighlight"]["args"]): Promise<WebTools["web_hideHighlight"]["result"]>;
   /**
    * This method hovers over an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to hover over the center of the element, or the specified `position`.
+   * - Use `page.mouse` to hover over the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -4428,7 +4432,7 @@ export interface WebToolFunctions {
   /**
    * Returns `input.value` for the selected `<input>` or `<textarea>` or `<select>` element.
    *
-   * Throws for non-input elements. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), returns the value of the control.
+   * Throws for non-input elements. However, if the element is inside the `<label>` element that has an associated control, returns the value of the control.
    */
   web_inputValue(args: WebTools["web_inputValue"]["args"]): Promise<WebTools["web_inputValue"]["result"]>;
   /**
@@ -4440,29 +4444,29 @@ export interface WebToolFunctions {
    */
   web_isClosed(args: WebTools["web_isClosed"]["args"]): Promise<WebTools["web_isClosed"]["result"]>;
   /**
-   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is disabled, the opposite of enabled.
    */
   web_isDisabled(args: WebTools["web_isDisabled"]["args"]): Promise<WebTools["web_isDisabled"]["result"]>;
   /**
-   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable).
+   * Returns whether the element is editable.
    */
   web_isEditable(args: WebTools["web_isEditable"]["args"]): Promise<WebTools["web_isEditable"]["result"]>;
   /**
-   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is enabled.
    */
   web_isEnabled(args: WebTools["web_isEnabled"]["args"]): Promise<WebTools["web_isEnabled"]["result"]>;
   /**
-   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered hidden.
+   * Returns whether the element is hidden, the opposite of visible. `selector` that does not match any elements is considered hidden.
    */
   web_isHidden(args: WebTools["web_isHidden"]["args"]): Promise<WebTools["web_isHidden"]["result"]>;
   /**
-   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered not visible.
+   * Returns whether the element is visible. `selector` that does not match any elements is considered not visible.
    */
   web_isVisible(args: WebTools["web_isVisible"]["args"]): Promise<WebTools["web_isVisible"]["result"]>;
   /**
    * Dispatches a `keydown` event.
    *
-   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   * `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
    *
    * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
    *
@@ -4472,11 +4476,11 @@ export interface WebToolFunctions {
    *
    * If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
    *
-   * If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `Keyboard.up()`.
+   * If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `web_keyboard_up`.
    *
-   * After the key is pressed once, subsequent calls to `Keyboard.down()` will have [repeat](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/repeat) set to true. To release the key, use `Keyboard.up()`.
+   * After the key is pressed once, subsequent calls to `web_keyboard_down` will have repeat set to true. To release the key, use `web_keyboard_up`.
    *
-   * **NOTE:** Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
+   * Note: Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
    */
   web_keyboard_down(args: WebTools["web_keyboard_down"]["args"]): Promise<WebTools["web_keyboard_down"]["result"]>;
   /**
@@ -4484,9 +4488,9 @@ export interface WebToolFunctions {
    */
   web_keyboard_insertText(args: WebTools["web_keyboard_insertText"]["args"]): Promise<WebTools["web_keyboard_insertText"]["result"]>;
   /**
-   * **NOTE:** In most cases, you should use `Locator.press()` instead.
+   * Note: In most cases, you should use `web_locator_press` instead.
    *
-   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   * `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
    *
    * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
    *
@@ -4500,11 +4504,11 @@ export interface WebToolFunctions {
    */
   web_keyboard_press(args: WebTools["web_keyboard_press"]["args"]): Promise<WebTools["web_keyboard_press"]["result"]>;
   /**
-   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `Locator.pressSequentially()`.
+   * Note: In most cases, you should use `web_locator_fill` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `web_locator_pressSequentially`.
    *
    * Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
    *
-   * To press a special key, like `Control` or `ArrowDown`, use `Keyboard.press()`.
+   * To press a special key, like `Control` or `ArrowDown`, use `web_keyboard_press`.
    */
   web_keyboard_type(args: WebTools["web_keyboard_type"]["args"]): Promise<WebTools["web_keyboard_type"]["result"]>;
   /**
@@ -4514,25 +4518,25 @@ export interface WebToolFunctions {
   /**
    * The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
    *
-   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   * Learn more about locators.
    */
   web_locator(args: WebTools["web_locator"]["args"]): Promise<WebTools["web_locator"]["result"]>;
   /**
    * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
    *
-   * **NOTE:** `Locator.all()` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `Locator.all()` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `Locator.all()`.
+   * Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
    */
   web_locator_all(args: WebTools["web_locator_all"]["args"]): Promise<WebTools["web_locator_all"]["result"]>;
   /**
    * Returns an array of `node.innerText` values for all matching nodes.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allInnerTexts(args: WebTools["web_locator_allInnerTexts"]["args"]): Promise<WebTools["web_locator_allInnerTexts"]["result"]>;
   /**
    * Returns an array of `node.textContent` values for all matching nodes.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allTextContents(args: WebTools["web_locator_allTextContents"]["args"]): Promise<WebTools["web_locator_allTextContents"]["result"]>;
   /**
@@ -4540,11 +4544,11 @@ export interface WebToolFunctions {
    */
   web_locator_and(args: WebTools["web_locator_and"]["args"]): Promise<WebTools["web_locator_and"]["result"]>;
   /**
-   * Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion.
+   * Captures the aria snapshot of the given element. Read more about aria snapshots and `expect(locator).to_match_aria_snapshot()` for the corresponding assertion.
    */
   web_locator_ariaSnapshot(args: WebTools["web_locator_ariaSnapshot"]["args"]): Promise<WebTools["web_locator_ariaSnapshot"]["result"]>;
   /**
-   * Calls [blur](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/blur) on the element.
+   * Calls blur on the element.
    */
   web_locator_blur(args: WebTools["web_locator_blur"]["args"]): Promise<WebTools["web_locator_blur"]["result"]>;
   /**
@@ -4552,9 +4556,9 @@ export interface WebToolFunctions {
    *
    * **Details**
    *
-   * Scrolling affects the returned bounding box, similarly to [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). That means `x` and/or `y` may be negative.
+   * Scrolling affects the returned bounding box, similarly to Element.getBoundingClientRect. That means `x` and/or `y` may be negative.
    *
-   * Elements from child frames return the bounding box relative to the main frame, unlike the [Element.getBoundingClientRect](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect).
+   * Elements from child frames return the bounding box relative to the main frame, unlike the Element.getBoundingClientRect.
    *
    * Assuming the page is static, it is safe to use bounding box coordinates to perform input. For example, the following snippet should click the center of the element.
    */
@@ -4567,9 +4571,9 @@ export interface WebToolFunctions {
    * Performs the following steps:
    *
    * - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now checked. If not, this method throws.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
@@ -4582,9 +4586,9 @@ export interface WebToolFunctions {
    *
    * **Details**
    *
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, clears it and triggers an `input` event after clearing.
+   * This method waits for actionability checks, focuses the element, clears it and triggers an `input` event after clearing.
    *
-   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be cleared instead.
+   * If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be cleared instead.
    */
   web_locator_clear(args: WebTools["web_locator_clear"]["args"]): Promise<WebTools["web_locator_clear"]["result"]>;
   /**
@@ -4594,9 +4598,9 @@ export interface WebToolFunctions {
    *
    * This method clicks the element by performing the following steps:
    *
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
    * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
@@ -4609,13 +4613,13 @@ export interface WebToolFunctions {
    *
    * Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
    *
-   * For a reverse operation, use `FrameLocator.owner()`.
+   * For a reverse operation, use `frame_locator.owner`.
    */
   web_locator_contentFrame(args: WebTools["web_locator_contentFrame"]["args"]): Promise<WebTools["web_locator_contentFrame"]["result"]>;
   /**
    * Returns the number of elements matching the locator.
    *
-   * **NOTE:** If you need to assert the number of elements on the page, prefer `LocatorAssertions.hasCount()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert the number of elements on the page, prefer `expect(locator).to_have_count()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_count(args: WebTools["web_locator_count"]["args"]): Promise<WebTools["web_locator_count"]["result"]>;
   /**
@@ -4625,15 +4629,15 @@ export interface WebToolFunctions {
    *
    * This method double clicks the element by performing the following steps:
    *
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to double click in the center of the element, or the specified `position`.
+   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `element.dblclick()` dispatches two `click` events and a single `dblclick` event.
+   * Note: `element.dblclick()` dispatches two `click` events and a single `dblclick` event.
    */
   web_locator_dblclick(args: WebTools["web_locator_dblclick"]["args"]): Promise<WebTools["web_locator_dblclick"]["result"]>;
   /**
@@ -4641,7 +4645,7 @@ export interface WebToolFunctions {
    */
   web_locator_describe(args: WebTools["web_locator_describe"]["args"]): Promise<WebTools["web_locator_describe"]["result"]>;
   /**
-   * Returns locator description previously set with `Locator.describe()`. Returns `null` if no custom description has been set.
+   * Returns locator description previously set with `web_locator_describe`. Returns `null` if no custom description has been set.
    */
   web_locator_description(args: WebTools["web_locator_description"]["args"]): Promise<WebTools["web_locator_description"]["result"]>;
   /**
@@ -4673,7 +4677,7 @@ export interface WebToolFunctions {
    *
    * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4685,7 +4689,7 @@ export interface WebToolFunctions {
    *
    * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4703,13 +4707,13 @@ export interface WebToolFunctions {
    */
   web_locator_first(args: WebTools["web_locator_first"]["args"]): Promise<WebTools["web_locator_first"]["result"]>;
   /**
-   * Calls [focus](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/focus) on the matching element.
+   * Calls focus on the matching element.
    */
   web_locator_focus(args: WebTools["web_locator_focus"]["args"]): Promise<WebTools["web_locator_focus"]["result"]>;
   /**
    * Returns the matching element's attribute value.
    *
-   * **NOTE:** If you need to assert an element's attribute, prefer `LocatorAssertions.hasAttribute()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert an element's attribute, prefer `expect(locator).to_have_attribute()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_getAttribute(args: WebTools["web_locator_getAttribute"]["args"]): Promise<WebTools["web_locator_getAttribute"]["result"]>;
   /**
@@ -4725,7 +4729,7 @@ export interface WebToolFunctions {
    */
   web_locator_getByPlaceholder(args: WebTools["web_locator_getByPlaceholder"]["args"]): Promise<WebTools["web_locator_getByPlaceholder"]["result"]>;
   /**
-   * Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+   * Allows locating elements by their ARIA role, ARIA attributes and accessible name.
    */
   web_locator_getByRole(args: WebTools["web_locator_getByRole"]["args"]): Promise<WebTools["web_locator_getByRole"]["result"]>;
   /**
@@ -4735,7 +4739,7 @@ export interface WebToolFunctions {
   /**
    * Allows locating elements that contain given text.
    *
-   * See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+   * See also `web_locator_filter` that allows to match by another criteria, like an accessible role, and then filter by the text content.
    */
   web_locator_getByText(args: WebTools["web_locator_getByText"]["args"]): Promise<WebTools["web_locator_getByText"]["result"]>;
   /**
@@ -4743,11 +4747,11 @@ export interface WebToolFunctions {
    */
   web_locator_getByTitle(args: WebTools["web_locator_getByTitle"]["args"]): Promise<WebTools["web_locator_getByTitle"]["result"]>;
   /**
-   * Hides the element highlight previously added by `Locator.highlight()`.
+   * Hides the element highlight previously added by `web_locator_highlight`.
    */
   web_locator_hideHighlight(args: WebTools["web_locator_hideHighlight"]["args"]): Promise<WebTools["web_locator_hideHighlight"]["result"]>;
   /**
-   * Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `Locator.highlight()`.
+   * Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `web_locator_highlight`.
    */
   web_locator_highlight(args: WebTools["web_locator_highlight"]["args"]): Promise<WebTools["web_locator_highlight"]["result"]>;
   /**
@@ -4755,55 +4759,55 @@ export interface WebToolFunctions {
    */
   web_locator_hover(args: WebTools["web_locator_hover"]["args"]): Promise<WebTools["web_locator_hover"]["result"]>;
   /**
-   * Returns the [`element.innerHTML`](https://developer.mozilla.org/en-US/docs/Web/API/Element/innerHTML).
+   * Returns the `element.innerHTML`.
    */
   web_locator_innerHTML(args: WebTools["web_locator_innerHTML"]["args"]): Promise<WebTools["web_locator_innerHTML"]["result"]>;
   /**
-   * Returns the [`element.innerText`](https://developer.mozilla.org/en-US/docs/Web/API/HTMLElement/innerText).
+   * Returns the `element.innerText`.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` with `useInnerText` option to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_innerText(args: WebTools["web_locator_innerText"]["args"]): Promise<WebTools["web_locator_innerText"]["result"]>;
   /**
    * Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
    *
-   * **NOTE:** If you need to assert input value, prefer `LocatorAssertions.hasValue()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert input value, prefer `expect(locator).to_have_value()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_inputValue(args: WebTools["web_locator_inputValue"]["args"]): Promise<WebTools["web_locator_inputValue"]["result"]>;
   /**
    * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
    *
-   * **NOTE:** If you need to assert that checkbox is checked, prefer `LocatorAssertions.isChecked()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that checkbox is checked, prefer `expect(locator).to_be_checked()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isChecked(args: WebTools["web_locator_isChecked"]["args"]): Promise<WebTools["web_locator_isChecked"]["result"]>;
   /**
-   * Returns whether the element is disabled, the opposite of [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is disabled, the opposite of enabled.
    *
-   * **NOTE:** If you need to assert that an element is disabled, prefer `LocatorAssertions.isDisabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that an element is disabled, prefer `expect(locator).to_be_disabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isDisabled(args: WebTools["web_locator_isDisabled"]["args"]): Promise<WebTools["web_locator_isDisabled"]["result"]>;
   /**
-   * Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable). If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
+   * Returns whether the element is editable. If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
    *
-   * **NOTE:** If you need to assert that an element is editable, prefer `LocatorAssertions.isEditable()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that an element is editable, prefer `expect(locator).to_be_editable()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEditable(args: WebTools["web_locator_isEditable"]["args"]): Promise<WebTools["web_locator_isEditable"]["result"]>;
   /**
-   * Returns whether the element is [enabled](https://playwright.dev/java/docs/actionability#enabled).
+   * Returns whether the element is enabled.
    *
-   * **NOTE:** If you need to assert that an element is enabled, prefer `LocatorAssertions.isEnabled()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that an element is enabled, prefer `expect(locator).to_be_enabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEnabled(args: WebTools["web_locator_isEnabled"]["args"]): Promise<WebTools["web_locator_isEnabled"]["result"]>;
   /**
-   * Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible).
+   * Returns whether the element is hidden, the opposite of visible.
    *
-   * **NOTE:** If you need to assert that element is hidden, prefer `LocatorAssertions.isHidden()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that element is hidden, prefer `expect(locator).to_be_hidden()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isHidden(args: WebTools["web_locator_isHidden"]["args"]): Promise<WebTools["web_locator_isHidden"]["result"]>;
   /**
-   * Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible).
+   * Returns whether the element is visible.
    *
-   * **NOTE:** If you need to assert that element is visible, prefer `LocatorAssertions.isVisible()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert that element is visible, prefer `expect(locator).to_be_visible()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isVisible(args: WebTools["web_locator_isVisible"]["args"]): Promise<WebTools["web_locator_isVisible"]["result"]>;
   /**
@@ -4811,9 +4815,9 @@ export interface WebToolFunctions {
    */
   web_locator_last(args: WebTools["web_locator_last"]["args"]): Promise<WebTools["web_locator_last"]["result"]>;
   /**
-   * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `Locator.filter()` method.
+   * The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `web_locator_filter` method.
    *
-   * [Learn more about locators](https://playwright.dev/java/docs/locators).
+   * Learn more about locators.
    */
   web_locator_locator(args: WebTools["web_locator_locator"]["args"]): Promise<WebTools["web_locator_locator"]["result"]>;
   /**
@@ -4827,7 +4831,7 @@ export interface WebToolFunctions {
   /**
    * Creates a locator matching all elements that match one or both of the two locators.
    *
-   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+   * Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a locator strictness violation.
    */
   web_locator_or(args: WebTools["web_locator_or"]["args"]): Promise<WebTools["web_locator_or"]["result"]>;
   /**
@@ -4839,11 +4843,11 @@ export interface WebToolFunctions {
    */
   web_locator_press(args: WebTools["web_locator_press"]["args"]): Promise<WebTools["web_locator_press"]["result"]>;
   /**
-   * **NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page.
+   * Note: In most cases, you should use `web_locator_fill` instead. You only need to press keys one by one if there is special keyboard handling on the page.
    *
    * Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
    *
-   * To press a special key, like `Control` or `ArrowDown`, use `Locator.press()`.
+   * To press a special key, like `Control` or `ArrowDown`, use `web_locator_press`.
    */
   web_locator_pressSequentially(args: WebTools["web_locator_pressSequentially"]["args"]): Promise<WebTools["web_locator_pressSequentially"]["result"]>;
   /**
@@ -4851,9 +4855,9 @@ export interface WebToolFunctions {
    */
   web_locator_screenshot(args: WebTools["web_locator_screenshot"]["args"]): Promise<WebTools["web_locator_screenshot"]["result"]>;
   /**
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then tries to scroll element into view, unless it is completely visible as defined by [IntersectionObserver](https://developer.mozilla.org/en-US/docs/Web/API/Intersection_Observer_API)'s `ratio`.
+   * This method waits for actionability checks, then tries to scroll element into view, unless it is completely visible as defined by IntersectionObserver's `ratio`.
    *
-   * See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   * See scrolling for alternative ways to scroll.
    */
   web_locator_scrollIntoViewIfNeeded(args: WebTools["web_locator_scrollIntoViewIfNeeded"]["args"]): Promise<WebTools["web_locator_scrollIntoViewIfNeeded"]["result"]>;
   /**
@@ -4861,9 +4865,9 @@ export interface WebToolFunctions {
    *
    * **Details**
    *
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   * This method waits for actionability checks, waits until all specified options are present in the `<select>` element and selects these options.
    *
-   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be used instead.
    *
    * Returns the array of option values that have been successfully selected.
    *
@@ -4871,9 +4875,9 @@ export interface WebToolFunctions {
    */
   web_locator_selectOption(args: WebTools["web_locator_selectOption"]["args"]): Promise<WebTools["web_locator_selectOption"]["result"]>;
   /**
-   * This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, then focuses the element and selects all its text content.
+   * This method waits for actionability checks, then focuses the element and selects all its text content.
    *
-   * If the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), focuses and selects text in the control instead.
+   * If the element is inside the `<label>` element that has an associated control, focuses and selects text in the control instead.
    */
   web_locator_selectText(args: WebTools["web_locator_selectText"]["args"]): Promise<WebTools["web_locator_selectText"]["result"]>;
   /**
@@ -4885,31 +4889,33 @@ export interface WebToolFunctions {
    */
   web_locator_setInputFiles(args: WebTools["web_locator_setInputFiles"]["args"]): Promise<WebTools["web_locator_setInputFiles"]["result"]>;
   /**
-   * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the [emulating legacy touch events](https://playwright.dev/java/docs/touch-events) page.
+   * Perform a tap gesture on the element matching the locator. For examples of emulating other gestures by manually dispatching touch events, see the emulating legacy touch events page.
    *
    * **Details**
    *
    * This method taps the element by performing the following steps:
    *
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+   * - Wait for actionability checks on the element, unless `force` option is set.
    * - Scroll the element into view if needed.
-   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `element.tap()` requires that the `hasTouch` option of the browser context be set to true.
+   * Note: `element.tap()` requires that the `hasTouch` option of the browser context be set to true.
    */
   web_locator_tap(args: WebTools["web_locator_tap"]["args"]): Promise<WebTools["web_locator_tap"]["result"]>;
   /**
-   * Returns the [`node.textContent`](https://developer.mozilla.org/en-US/docs/Web/API/Node/textContent).
+   * Returns the `node.textContent`.
    *
-   * **NOTE:** If you need to assert text on the page, prefer `LocatorAssertions.hasText()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_textContent(args: WebTools["web_locator_textContent"]["args"]): Promise<WebTools["web_locator_textContent"]["result"]>;
   /**
-   * Calls Playwright's `Locator.type()`.
+   * Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `web_locator_press`.
    */
   web_locator_type(args: WebTools["web_locator_type"]["args"]): Promise<WebTools["web_locator_type"]["result"]>;
   /**
@@ -4927,7 +4933,7 @@ export interface WebToolFunctions {
    *
    * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
    *
-   * If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve before checking its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4937,11 +4943,11 @@ export interface WebToolFunctions {
    */
   web_mainFrame(args: WebTools["web_mainFrame"]["args"]): Promise<WebTools["web_mainFrame"]["result"]>;
   /**
-   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`.
+   * Shortcut for `web_mouse_move`, `web_mouse_down`, `web_mouse_up`.
    */
   web_mouse_click(args: WebTools["web_mouse_click"]["args"]): Promise<WebTools["web_mouse_click"]["result"]>;
   /**
-   * Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`, `Mouse.down()` and `Mouse.up()`.
+   * Shortcut for `web_mouse_move`, `web_mouse_down`, `web_mouse_up`, `web_mouse_down` and `web_mouse_up`.
    */
   web_mouse_dblclick(args: WebTools["web_mouse_dblclick"]["args"]): Promise<WebTools["web_mouse_dblclick"]["result"]>;
   /**
@@ -4957,9 +4963,9 @@ export interface WebToolFunctions {
    */
   web_mouse_up(args: WebTools["web_mouse_up"]["args"]): Promise<WebTools["web_mouse_up"]["result"]>;
   /**
-   * Dispatches a `wheel` event. This method is usually used to manually scroll the page. See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+   * Dispatches a `wheel` event. This method is usually used to manually scroll the page. See scrolling for alternative ways to scroll.
    *
-   * **NOTE:** Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
+   * Note: Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
    */
   web_mouse_wheel(args: WebTools["web_mouse_wheel"]["args"]): Promise<WebTools["web_mouse_wheel"]["result"]>;
   /**
@@ -4973,11 +4979,11 @@ export interface WebToolFunctions {
    * - the remote server does not respond or is unreachable.
    * - the main resource failed to load.
    *
-   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `Response.status()`.
+   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `response.status`.
    *
-   * **NOTE:** The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
+   * Note: The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
    *
-   * **NOTE:** Headless mode doesn't support navigation to a PDF document. See the [upstream issue](https://bugs.chromium.org/p/chromium/issues/detail?id=761295).
+   * Note: Headless mode doesn't support navigation to a PDF document. See the upstream issue.
    */
   web_navigate(args: WebTools["web_navigate"]["args"]): Promise<WebTools["web_navigate"]["result"]>;
   /**
@@ -4987,15 +4993,15 @@ export interface WebToolFunctions {
   /**
    * Returns the PDF buffer.
    *
-   * `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
+   * `web_pdf` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `web_emulateMedia` before calling `web_pdf`.
    *
-   * **NOTE:** By default, `page.pdf()` generates a pdf with modified colors for printing. Use the [`-webkit-print-color-adjust`](https://developer.mozilla.org/en-US/docs/Web/CSS/-webkit-print-color-adjust) property to force rendering of exact colors.
+   * Note: By default, `web_pdf` generates a pdf with modified colors for printing. Use the `-webkit-print-color-adjust` property to force rendering of exact colors.
    */
   web_pdf(args: WebTools["web_pdf"]["args"]): Promise<WebTools["web_pdf"]["result"]>;
   /**
-   * Focuses the element, and then uses `Keyboard.down()` and `Keyboard.up()`.
+   * Focuses the element, and then uses `web_keyboard_down` and `web_keyboard_up`.
    *
-   * `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+   * `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
    *
    * `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
    *
@@ -5015,15 +5021,15 @@ export interface WebToolFunctions {
   /**
    * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
    *
-   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a [`WeakRef`](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/WeakRef).
+   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a `WeakRef`.
    */
   web_requestGC(args: WebTools["web_requestGC"]["args"]): Promise<WebTools["web_requestGC"]["result"]>;
   /**
-   * Returns up to (currently) 100 last network request from this page. See `Page.onRequest()` for more details.
+   * Returns up to (currently) 100 last network request from this page. See the "request" event for more details.
    *
    * Returned requests should be accessed immediately, otherwise they might be collected to prevent unbounded memory growth as new requests come in. Once collected, retrieving most information about the request is impossible.
    *
-   * Note that requests reported through the `Page.onRequest()` request are not collected, so there is a trade off between efficient memory usage with `Page.requests()` and the amount of available information reported through `Page.onRequest()`.
+   * Note that requests reported through the the "request" event request are not collected, so there is a trade off between efficient memory usage with `web_requests` and the amount of available information reported through the "request" event.
    */
   web_requests(args: WebTools["web_requests"]["args"]): Promise<WebTools["web_requests"]["result"]>;
   /**
@@ -5031,9 +5037,9 @@ export interface WebToolFunctions {
    */
   web_screenshot(args: WebTools["web_screenshot"]["args"]): Promise<WebTools["web_screenshot"]["result"]>;
   /**
-   * This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+   * This method waits for an element matching `selector`, waits for actionability checks, waits until all specified options are present in the `<select>` element and selects these options.
    *
-   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+   * If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be used instead.
    *
    * Returns the array of option values that have been successfully selected.
    *
@@ -5046,42 +5052,42 @@ export interface WebToolFunctions {
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
    * - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
    * - If the element already has the right checked state, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now checked or unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
   web_setChecked(args: WebTools["web_setChecked"]["args"]): Promise<WebTools["web_setChecked"]["result"]>;
   /**
-   * This method internally calls [document.write()](https://developer.mozilla.org/en-US/docs/Web/API/Document/write), inheriting all its specific characteristics and behaviors.
+   * This method internally calls document.write(), inheriting all its specific characteristics and behaviors.
    */
   web_setContent(args: WebTools["web_setContent"]["args"]): Promise<WebTools["web_setContent"]["result"]>;
   /**
    * This setting will change the default maximum navigation time for the following methods and related shortcuts:
    *
-   * - `Page.goBack()`
-   * - `Page.goForward()`
-   * - `Page.navigate()`
-   * - `Page.reload()`
-   * - `Page.setContent()`
-   * - `Page.waitForNavigation()`
-   * - `Page.waitForURL()`
+   * - `web_goBack`
+   * - `web_goForward`
+   * - `web_navigate`
+   * - `web_reload`
+   * - `web_setContent`
+   * - `page.wait_for_navigation()`
+   * - `web_waitForURL`
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`, `BrowserContext.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`, `web_context_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout`.
    */
   web_setDefaultNavigationTimeout(args: WebTools["web_setDefaultNavigationTimeout"]["args"]): Promise<WebTools["web_setDefaultNavigationTimeout"]["result"]>;
   /**
    * This setting will change the default maximum time for all the methods accepting `timeout` option.
    *
-   * **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`.
+   * Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`.
    */
   web_setDefaultTimeout(args: WebTools["web_setDefaultTimeout"]["args"]): Promise<WebTools["web_setDefaultTimeout"]["result"]>;
   /**
    * The extra HTTP headers will be sent with every request the page initiates.
    *
-   * **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+   * Note: `web_setExtraHTTPHeaders` does not guarantee the order of headers in the outgoing requests.
    */
   web_setExtraHTTPHeaders(args: WebTools["web_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_setExtraHTTPHeaders"]["result"]>;
   /**
@@ -5091,30 +5097,30 @@ export interface WebToolFunctions {
   /**
    * Sets the value of the file input to these file paths or files. If some of the `filePaths` are relative paths, then they are resolved relative to the current working directory. For empty array, clears the selected files. For inputs with a `[webkitdirectory]` attribute, only a single directory path is supported.
    *
-   * This method expects `selector` to point to an [input element](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/input). However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), targets the control instead.
+   * This method expects `selector` to point to an input element. However, if the element is inside the `<label>` element that has an associated control, targets the control instead.
    */
   web_setInputFiles(args: WebTools["web_setInputFiles"]["args"]): Promise<WebTools["web_setInputFiles"]["result"]>;
   /**
-   * Calls Playwright's `BrowserContext.setOffline()`.
+   * Takes the whole browser context offline (`offline` true), so that every request fails as with no network, or back online (false).
    */
   web_setOfflineMode(args: WebTools["web_setOfflineMode"]["args"]): Promise<WebTools["web_setOfflineMode"]["result"]>;
   /**
-   * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
+   * In the case of multiple pages in a single browser, each page can have its own viewport size. However, `browser.new_context()` allows to set viewport size (and more) for all pages in the context at once.
    *
-   * `Page.setViewportSize()` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `Page.setViewportSize()` will also reset `screen` size, use `Browser.newContext()` with `screen` and `viewport` parameters if you need better control of these properties.
+   * `web_setViewportSize` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `web_setViewportSize` will also reset `screen` size, use `browser.new_context()` with `screen` and `viewport` parameters if you need better control of these properties.
    */
   web_setViewportSize(args: WebTools["web_setViewportSize"]["args"]): Promise<WebTools["web_setViewportSize"]["result"]>;
   /**
    * This method taps an element matching `selector` by performing the following steps:
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.touchscreen()` to tap the center of the element, or the specified `position`.
+   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
-   * **NOTE:** `Page.tap()` will throw if the `hasTouch` option of the browser context is false.
+   * Note: `web_tap` will throw if the `hasTouch` option of the browser context is false.
    */
   web_tap(args: WebTools["web_tap"]["args"]): Promise<WebTools["web_tap"]["result"]>;
   /**
@@ -5126,7 +5132,9 @@ export interface WebToolFunctions {
    */
   web_title(args: WebTools["web_title"]["args"]): Promise<WebTools["web_title"]["result"]>;
   /**
-   * Calls Playwright's `Page.type()`.
+   * Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text. `page.type` can be used to send fine-grained keyboard events. To fill values in form fields, use `web_fill`.
+   *
+   * To press a special key, like `Control` or `ArrowDown`, use `web_keyboard_press`.
    */
   web_type(args: WebTools["web_type"]["args"]): Promise<WebTools["web_type"]["result"]>;
   /**
@@ -5134,20 +5142,20 @@ export interface WebToolFunctions {
    *
    * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
    * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
-   * - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
    * - Scroll the element into view if needed.
-   * - Use `Page.mouse()` to click in the center of the element.
+   * - Use `page.mouse` to click in the center of the element.
    * - Ensure that the element is now unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
   web_uncheck(args: WebTools["web_uncheck"]["args"]): Promise<WebTools["web_uncheck"]["result"]>;
   /**
-   * Calls Playwright's `Page.url()`.
+   * The page's current URL (the main frame's).
    */
   web_url(args: WebTools["web_url"]["args"]): Promise<WebTools["web_url"]["result"]>;
   /**
-   * Calls Playwright's `Page.viewportSize()`.
+   * The page's viewport size, `{width, height}` in CSS pixels, or null when the page has no fixed viewport.
    */
   web_viewportSize(args: WebTools["web_viewportSize"]["args"]): Promise<WebTools["web_viewportSize"]["result"]>;
   /**
@@ -5159,13 +5167,13 @@ export interface WebToolFunctions {
    *
    * This resolves when the page reaches a required load state, `load` by default. The navigation must have been committed when this method is called. If current document has already reached the required state, resolves immediately.
    *
-   * **NOTE:** Most of the time, this method is not needed because Playwright [auto-waits before every action](https://playwright.dev/java/docs/actionability).
+   * Note: Most of the time, this method is not needed because Playwright auto-waits before every action.
    */
   web_waitForLoadState(args: WebTools["web_waitForLoadState"]["args"]): Promise<WebTools["web_waitForLoadState"]["result"]>;
   /**
    * Returns when element specified by selector satisfies `state` option. Returns `null` if waiting for `hidden` or `detached`.
    *
-   * **NOTE:** Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
+   * Note: Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
    *
    * Wait for the `selector` to satisfy `state` option (either appear/disappear from dom, or become visible/hidden). If at the moment of calling the method `selector` already satisfies the condition, the method will return immediately. If the selector doesn't satisfy the condition for the `timeout` milliseconds, the function will throw.
    */
@@ -5181,9 +5189,9 @@ export interface WebToolFunctions {
    */
   web_waitForURL(args: WebTools["web_waitForURL"]["args"]): Promise<WebTools["web_waitForURL"]["result"]>;
   /**
-   * This method returns all of the dedicated [WebWorkers](https://developer.mozilla.org/en-US/docs/Web/API/Web_Workers_API) associated with the page.
+   * This method returns all of the dedicated WebWorkers associated with the page.
    *
-   * **NOTE:** This does not contain ServiceWorkers
+   * Note: This does not contain ServiceWorkers
    */
   web_workers(args: WebTools["web_workers"]["args"]): Promise<WebTools["web_workers"]["result"]>;
 }

@@ -76,7 +76,7 @@ class Cookie(TypedDict):
     name: str
 
     partitionKey: NotRequired[str]
-    """For partitioned third-party cookies (aka [CHIPS](https://developer.mozilla.org/en-US/docs/Web/Privacy/Guides/Privacy_sandbox/Partitioned_cookies)), the partition key. Optional."""
+    """For partitioned third-party cookies (aka CHIPS), the partition key. Optional."""
 
     path: NotRequired[str]
     """Either `url` or both `domain` and `path` are required. Optional."""

@@ -29,7 +29,7 @@ class WebAddScriptTag:
             },
             "type": {
                 "type": "string",
-                "description": "Script type. Use 'module' in order to load a JavaScript ES6 module. See [script](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/script) for more details.",
+                "description": "Script type. Use 'module' in order to load a JavaScript ES6 module. See script for more details.",
             },
             "url": {"type": "string", "description": "URL of a script to be added."},
         },
@@ -41,7 +41,7 @@ class WebAddScriptTag:
     """Raw JavaScript content to be injected into frame."""
 
     type_: str | None = None
-    """Script type. Use 'module' in order to load a JavaScript ES6 module. See [script](https://developer.mozilla.org/en-US/docs/Web/HTML/Element/script) for more details."""
+    """Script type. Use 'module' in order to load a JavaScript ES6 module. See script for more details."""
 
     url: str | None = None
     """URL of a script to be added."""

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebAriaSnapshot:
-    """Captures the aria snapshot of the page. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots)."""
+    """Captures the aria snapshot of the page. Read more about aria snapshots."""
 
     tool_name: ClassVar[str] = "web_ariaSnapshot"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -23,7 +23,7 @@ class WebAriaSnapshot:
         "properties": {
             "boxes": {
                 "type": "boolean",
-                "description": "When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`.",
+                "description": "When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by `Element.getBoundingClientRect()`. Defaults to `false`.",
             },
             "depth": {
                 "type": "integer",
@@ -36,7 +36,7 @@ class WebAriaSnapshot:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": [],
@@ -44,7 +44,7 @@ class WebAriaSnapshot:
     }
 
     boxes: bool | None = None
-    """When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`."""
+    """When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by `Element.getBoundingClientRect()`. Defaults to `false`."""
 
     depth: int | None = None
     """When specified, limits the depth of the snapshot."""
@@ -53,7 +53,7 @@ class WebAriaSnapshot:
     """When set to `\"ai\"`, returns a snapshot optimized for AI consumption: including element references like `[ref=e2]` and snapshots of `<iframe>`s. Defaults to `\"default\"`."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebAriaSnapshot:

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebClearConsoleMessages:
-    """Clears all stored console messages from this page. Subsequent calls to `Page.consoleMessages()` will only return messages logged after the clear."""
+    """Clears all stored console messages from this page. Subsequent calls to `web_consoleMessages` will only return messages logged after the clear."""
 
     tool_name: ClassVar[str] = "web_clearConsoleMessages"
     parameters: ClassVar[dict[str, JsonValue]] = {

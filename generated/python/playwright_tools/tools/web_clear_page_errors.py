@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebClearPageErrors:
-    """Clears all stored page errors from this page. Subsequent calls to `Page.pageErrors()` will only return errors thrown after the clear."""
+    """Clears all stored page errors from this page. Subsequent calls to `page.page_errors()` will only return errors thrown after the clear."""
 
     tool_name: ClassVar[str] = "web_clearPageErrors"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -20,9 +20,9 @@ class WebClick:
     """This method clicks an element matching `selector` by performing the following steps:
 
     - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-    - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+    - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
     - Scroll the element into view if needed.
-    - Use `Page.mouse()` to click in the center of the element, or the specified `position`.
+    - Use `page.mouse` to click in the center of the element, or the specified `position`.
     - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
 
     When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -52,7 +52,7 @@ class WebClick:
             },
             "force": {
                 "type": "boolean",
-                "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
+                "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
             "modifiers": {
                 "type": "array",
@@ -82,11 +82,11 @@ class WebClick:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {
                 "type": "boolean",
-                "description": "When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.",
+                "description": "When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed.",
             },
         },
         "required": ["selector"],
@@ -106,7 +106,7 @@ class WebClick:
     """Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0."""
 
     force: bool | None = None
-    """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""
+    """Whether to bypass the actionability checks. Defaults to `false`."""
 
     modifiers: list[Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]] | None = None
     """Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. \"ControlOrMeta\" resolves to \"Control\" on Windows and Linux and to \"Meta\" on macOS."""
@@ -123,10 +123,10 @@ class WebClick:
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     trial: bool | None = None
-    """When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed."""
+    """When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it. Note that keyboard `modifiers` will be pressed regardless of `trial` to allow testing elements which are only visible when those keys are pressed."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebClick:

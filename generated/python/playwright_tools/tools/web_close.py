@@ -16,9 +16,9 @@ from playwright_tools._types import JsonValue
 class WebClose:
     """If `runBeforeUnload` is `false`, does not run any unload handlers and waits for the page to be closed. If `runBeforeUnload` is `true` the method will run unload handlers, but will **not** wait for the page to close.
 
-    By default, `page.close()` **does not** run `beforeunload` handlers.
+    By default, `web_close` **does not** run `beforeunload` handlers.
 
-    **NOTE:** if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via `Page.onDialog()` event.
+    Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the \"dialog\" event event.
     """
 
     tool_name: ClassVar[str] = "web_close"
@@ -32,7 +32,7 @@ class WebClose:
             },
             "runBeforeUnload": {
                 "type": "boolean",
-                "description": "Defaults to `false`. Whether to run the [before unload](https://developer.mozilla.org/en-US/docs/Web/Events/beforeunload) page handlers.",
+                "description": "Defaults to `false`. Whether to run the before unload page handlers.",
             },
         },
         "required": [],
@@ -43,7 +43,7 @@ class WebClose:
     """The reason to be reported to the operations interrupted by the page closure."""
 
     runBeforeUnload: bool | None = None
-    """Defaults to `false`. Whether to run the [before unload](https://developer.mozilla.org/en-US/docs/Web/Events/beforeunload) page handlers."""
+    """Defaults to `false`. Whether to run the before unload page handlers."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebClose:

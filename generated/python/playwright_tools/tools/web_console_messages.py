@@ -14,7 +14,7 @@ from playwright_tools._types import ConsoleMessageSummary, JsonValue
 
 @dataclass(frozen=True)
 class WebConsoleMessages:
-    """Returns up to (currently) 200 last console messages from this page. See `Page.onConsoleMessage()` for more details.
+    """Returns up to (currently) 200 last console messages from this page. See the \"console\" event for more details.
 
     Each live ConsoleMessage is returned as a summary (type, text)."""
 
@@ -26,7 +26,7 @@ class WebConsoleMessages:
             "filter": {
                 "type": "string",
                 "enum": ["all", "since-navigation"],
-                "description": "Controls which messages are returned:",
+                "description": "Controls which messages are returned.",
             }
         },
         "required": [],
@@ -34,7 +34,7 @@ class WebConsoleMessages:
     }
 
     filter_: Literal["all", "since-navigation"] | None = None
-    """Controls which messages are returned:"""
+    """Controls which messages are returned."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebConsoleMessages:

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue, PageSummary
 
 @dataclass(frozen=True)
 class WebContextBackgroundPages:
-    """Calls Playwright's `BrowserContext.backgroundPages()`.
+    """Returns an empty list.
 
     Each live Page is returned as a summary (url)."""
 

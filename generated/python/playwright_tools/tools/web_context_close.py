@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebContextClose:
     """Closes the browser context. All the pages that belong to the browser context will be closed.
 
-    **NOTE:** The default browser context cannot be closed."""
+    Note: The default browser context cannot be closed."""
 
     tool_name: ClassVar[str] = "web_context_close"
     parameters: ClassVar[dict[str, JsonValue]] = {

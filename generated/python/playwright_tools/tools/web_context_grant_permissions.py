@@ -24,11 +24,11 @@ class WebContextGrantPermissions:
             "permissions": {
                 "type": "array",
                 "items": {"type": "string"},
-                "description": 'A list of permissions to grant.\n\n**NOTE:** Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.\n\nHere are some permissions that may be supported by some browsers:\n\n- `"accelerometer"`\n- `"ambient-light-sensor"`\n- `"background-sync"`\n- `"camera"`\n- `"clipboard-read"`\n- `"clipboard-write"`\n- `"geolocation"`\n- `"gyroscope"`\n- `"local-fonts"`\n- `"local-network-access"`\n- `"magnetometer"`\n- `"microphone"`\n- `"midi-sysex"` (system-exclusive midi)\n- `"midi"`\n- `"notifications"`\n- `"payment-handler"`\n- `"storage-access"`\n- `"screen-wake-lock"`',
+                "description": 'A list of permissions to grant.\n\nNote: Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.\n\nHere are some permissions that may be supported by some browsers:\n\n- `"accelerometer"`\n- `"ambient-light-sensor"`\n- `"background-sync"`\n- `"camera"`\n- `"clipboard-read"`\n- `"clipboard-write"`\n- `"geolocation"`\n- `"gyroscope"`\n- `"local-fonts"`\n- `"local-network-access"`\n- `"magnetometer"`\n- `"microphone"`\n- `"midi-sysex"` (system-exclusive midi)\n- `"midi"`\n- `"notifications"`\n- `"payment-handler"`\n- `"storage-access"`\n- `"screen-wake-lock"`',
             },
             "origin": {
                 "type": "string",
-                "description": 'The [origin] to grant permissions to, e.g. "https://example.com".',
+                "description": 'The origin to grant permissions to, e.g. "https://example.com".',
             },
         },
         "required": ["permissions"],
@@ -38,7 +38,7 @@ class WebContextGrantPermissions:
     permissions: list[str]
     """A list of permissions to grant.
 
-**NOTE:** Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.
+Note: Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.
 
 Here are some permissions that may be supported by some browsers:
 
@@ -62,7 +62,7 @@ Here are some permissions that may be supported by some browsers:
 - `\"screen-wake-lock\"`"""
 
     origin: str | None = None
-    """The [origin] to grant permissions to, e.g. \"https://example.com\"."""
+    """The origin to grant permissions to, e.g. \"https://example.com\"."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextGrantPermissions:

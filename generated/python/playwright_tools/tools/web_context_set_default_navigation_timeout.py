@@ -16,14 +16,14 @@ from playwright_tools._types import JsonValue
 class WebContextSetDefaultNavigationTimeout:
     """This setting will change the default maximum navigation time for the following methods and related shortcuts:
 
-    - `Page.goBack()`
-    - `Page.goForward()`
-    - `Page.navigate()`
-    - `Page.reload()`
-    - `Page.setContent()`
-    - `Page.waitForNavigation()`
+    - `web_goBack`
+    - `web_goForward`
+    - `web_navigate`
+    - `web_reload`
+    - `web_setContent`
+    - `page.wait_for_navigation()`
 
-    **NOTE:** `Page.setDefaultNavigationTimeout()` and `Page.setDefaultTimeout()` take priority over `BrowserContext.setDefaultNavigationTimeout()`.
+    Note: `web_setDefaultNavigationTimeout` and `web_setDefaultTimeout` take priority over `web_context_setDefaultNavigationTimeout`.
     """
 
     tool_name: ClassVar[str] = "web_context_setDefaultNavigationTimeout"

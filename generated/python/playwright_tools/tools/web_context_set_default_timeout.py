@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebContextSetDefaultTimeout:
     """This setting will change the default maximum time for all the methods accepting `timeout` option.
 
-    **NOTE:** `Page.setDefaultNavigationTimeout()`, `Page.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()` take priority over `BrowserContext.setDefaultTimeout()`.
+    Note: `web_setDefaultNavigationTimeout`, `web_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout` take priority over `web_context_setDefaultTimeout`.
     """
 
     tool_name: ClassVar[str] = "web_context_setDefaultTimeout"

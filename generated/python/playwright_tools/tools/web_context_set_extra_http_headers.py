@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebContextSetExtraHTTPHeaders:
-    """The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `Page.setExtraHTTPHeaders()`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
+    """The extra HTTP headers will be sent with every request initiated by any page in the context. These headers are merged with page-specific extra HTTP headers set with `web_setExtraHTTPHeaders`. If page overrides a particular header, page-specific header value will be used instead of the browser context header value.
 
-    **NOTE:** `BrowserContext.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+    Note: `web_context_setExtraHTTPHeaders` does not guarantee the order of headers in the outgoing requests.
     """
 
     tool_name: ClassVar[str] = "web_context_setExtraHTTPHeaders"

@@ -26,11 +26,11 @@ class WebContextStorageState:
         "properties": {
             "credentials": {
                 "type": "boolean",
-                "description": "Set to `true` to include the context's virtual WebAuthn `BrowserContext.credentials()` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `BrowserContext.setStorageState()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `Credentials.install()`), and prevent all real authenticators from working in this context.",
+                "description": "Set to `true` to include the context's virtual WebAuthn `context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context.",
             },
             "indexedDB": {
                 "type": "boolean",
-                "description": "Set to `true` to include [IndexedDB](https://developer.mozilla.org/en-US/docs/Web/API/IndexedDB_API) in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.",
+                "description": "Set to `true` to include IndexedDB in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.",
             },
         },
         "required": [],
@@ -38,10 +38,10 @@ class WebContextStorageState:
     }
 
     credentials: bool | None = None
-    """Set to `true` to include the context's virtual WebAuthn `BrowserContext.credentials()` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `BrowserContext.setStorageState()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `Credentials.install()`), and prevent all real authenticators from working in this context."""
+    """Set to `true` to include the context's virtual WebAuthn `context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context."""
 
     indexedDB: bool | None = None
-    """Set to `true` to include [IndexedDB](https://developer.mozilla.org/en-US/docs/Web/API/IndexedDB_API) in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this."""
+    """Set to `true` to include IndexedDB in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextStorageState:

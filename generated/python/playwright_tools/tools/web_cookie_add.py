@@ -14,7 +14,7 @@ from playwright_tools._types import Cookie, JsonValue
 
 @dataclass(frozen=True)
 class WebCookieAdd:
-    """Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `BrowserContext.cookies()`."""
+    """Adds cookies into this browser context. All pages within this context will have these cookies installed. Cookies can be obtained via `web_cookie_list`."""
 
     tool_name: ClassVar[str] = "web_cookie_add"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -39,7 +39,7 @@ class WebCookieAdd:
                         "name": {"type": "string"},
                         "partitionKey": {
                             "type": "string",
-                            "description": "For partitioned third-party cookies (aka [CHIPS](https://developer.mozilla.org/en-US/docs/Web/Privacy/Guides/Privacy_sandbox/Partitioned_cookies)), the partition key. Optional.",
+                            "description": "For partitioned third-party cookies (aka CHIPS), the partition key. Optional.",
                         },
                         "path": {
                             "type": "string",

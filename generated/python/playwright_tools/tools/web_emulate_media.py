@@ -26,7 +26,7 @@ class WebEmulateMedia:
                     {"type": "string", "enum": ["light", "dark", "no-preference"]},
                     {"type": "null"},
                 ],
-                "description": 'Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.',
+                "description": 'Emulates prefers-colors-scheme media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.',
             },
             "contrast": {
                 "anyOf": [{"type": "string", "enum": ["no-preference", "more"]}, {"type": "null"}],
@@ -53,7 +53,7 @@ class WebEmulateMedia:
     }
 
     colorScheme: Literal["light", "dark", "no-preference"] | None | Unset = UNSET
-    """Emulates [prefers-colors-scheme](https://developer.mozilla.org/en-US/docs/Web/CSS/@media/prefers-color-scheme) media feature, supported values are `\"light\"` and `\"dark\"`. Passing `null` disables color scheme emulation. `\"no-preference\"` is deprecated."""
+    """Emulates prefers-colors-scheme media feature, supported values are `\"light\"` and `\"dark\"`. Passing `null` disables color scheme emulation. `\"no-preference\"` is deprecated."""
 
     contrast: Literal["no-preference", "more"] | None | Unset = UNSET
     """Emulates `\"prefers-contrast\"` media feature, supported values are `\"no-preference\"`, `\"more\"`. Passing `null` disables contrast emulation."""

@@ -15,7 +15,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebGetByRole:
-    """Allows locating elements by their [ARIA role](https://www.w3.org/TR/wai-aria-1.2/#roles), [ARIA attributes](https://www.w3.org/TR/wai-aria-1.2/#aria-attributes) and [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).
+    """Allows locating elements by their ARIA role, ARIA attributes and accessible name.
 
     Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """
@@ -115,15 +115,15 @@ class WebGetByRole:
             },
             "checked": {
                 "type": "boolean",
-                "description": "An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.\n\nLearn more about [`aria-checked`](https://www.w3.org/TR/wai-aria-1.2/#aria-checked).",
+                "description": "An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.\n\nLearn more about `aria-checked`.",
             },
             "description": {
                 "type": "string",
-                "description": "Option to match the [accessible description](https://w3c.github.io/accname/#dfn-accessible-description). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.\n\nLearn more about [accessible description](https://w3c.github.io/accname/#dfn-accessible-description).",
+                "description": "Option to match the accessible description. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.\n\nLearn more about accessible description.",
             },
             "disabled": {
                 "type": "boolean",
-                "description": "An attribute that is usually set by `aria-disabled` or `disabled`.\n\n**NOTE:** Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about [`aria-disabled`](https://www.w3.org/TR/wai-aria-1.2/#aria-disabled).",
+                "description": "An attribute that is usually set by `aria-disabled` or `disabled`.\n\nNote: Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about `aria-disabled`.",
             },
             "exact": {
                 "type": "boolean",
@@ -131,27 +131,27 @@ class WebGetByRole:
             },
             "expanded": {
                 "type": "boolean",
-                "description": "An attribute that is usually set by `aria-expanded`.\n\nLearn more about [`aria-expanded`](https://www.w3.org/TR/wai-aria-1.2/#aria-expanded).",
+                "description": "An attribute that is usually set by `aria-expanded`.\n\nLearn more about `aria-expanded`.",
             },
             "includeHidden": {
                 "type": "boolean",
-                "description": "Option that controls whether hidden elements are matched. By default, only non-hidden elements, as [defined by ARIA](https://www.w3.org/TR/wai-aria-1.2/#tree_exclusion), are matched by role selector.\n\nLearn more about [`aria-hidden`](https://www.w3.org/TR/wai-aria-1.2/#aria-hidden).",
+                "description": "Option that controls whether hidden elements are matched. By default, only non-hidden elements, as defined by ARIA, are matched by role selector.\n\nLearn more about `aria-hidden`.",
             },
             "level": {
                 "type": "integer",
-                "description": "A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.\n\nLearn more about [`aria-level`](https://www.w3.org/TR/wai-aria-1.2/#aria-level).",
+                "description": "A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.\n\nLearn more about `aria-level`.",
             },
             "name": {
                 "type": "string",
-                "description": "Option to match the [accessible name](https://w3c.github.io/accname/#dfn-accessible-name). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.\n\nLearn more about [accessible name](https://w3c.github.io/accname/#dfn-accessible-name).",
+                "description": "Option to match the accessible name. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.\n\nLearn more about accessible name.",
             },
             "pressed": {
                 "type": "boolean",
-                "description": "An attribute that is usually set by `aria-pressed`.\n\nLearn more about [`aria-pressed`](https://www.w3.org/TR/wai-aria-1.2/#aria-pressed).",
+                "description": "An attribute that is usually set by `aria-pressed`.\n\nLearn more about `aria-pressed`.",
             },
             "selected": {
                 "type": "boolean",
-                "description": "An attribute that is usually set by `aria-selected`.\n\nLearn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-selected).",
+                "description": "An attribute that is usually set by `aria-selected`.\n\nLearn more about `aria-selected`.",
             },
         },
         "required": ["role"],
@@ -247,17 +247,17 @@ class WebGetByRole:
     checked: bool | None = None
     """An attribute that is usually set by `aria-checked` or native `<input type=checkbox>` controls.
 
-Learn more about [`aria-checked`](https://www.w3.org/TR/wai-aria-1.2/#aria-checked)."""
+Learn more about `aria-checked`."""
 
     description: str | None = None
-    """Option to match the [accessible description](https://w3c.github.io/accname/#dfn-accessible-description). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+    """Option to match the accessible description. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
 
-Learn more about [accessible description](https://w3c.github.io/accname/#dfn-accessible-description)."""
+Learn more about accessible description."""
 
     disabled: bool | None = None
     """An attribute that is usually set by `aria-disabled` or `disabled`.
 
-**NOTE:** Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about [`aria-disabled`](https://www.w3.org/TR/wai-aria-1.2/#aria-disabled)."""
+Note: Unlike most other attributes, `disabled` is inherited through the DOM hierarchy. Learn more about `aria-disabled`."""
 
     exact: bool | None = None
     """Whether `name` and `description` are matched exactly: case-sensitive and whole-string. Defaults to false. Ignored when the value is a regular expression. Note that exact match still trims whitespace."""
@@ -265,32 +265,32 @@ Learn more about [accessible description](https://w3c.github.io/accname/#dfn-acc
     expanded: bool | None = None
     """An attribute that is usually set by `aria-expanded`.
 
-Learn more about [`aria-expanded`](https://www.w3.org/TR/wai-aria-1.2/#aria-expanded)."""
+Learn more about `aria-expanded`."""
 
     includeHidden: bool | None = None
-    """Option that controls whether hidden elements are matched. By default, only non-hidden elements, as [defined by ARIA](https://www.w3.org/TR/wai-aria-1.2/#tree_exclusion), are matched by role selector.
+    """Option that controls whether hidden elements are matched. By default, only non-hidden elements, as defined by ARIA, are matched by role selector.
 
-Learn more about [`aria-hidden`](https://www.w3.org/TR/wai-aria-1.2/#aria-hidden)."""
+Learn more about `aria-hidden`."""
 
     level: int | None = None
     """A number attribute that is usually present for roles `heading`, `listitem`, `row`, `treeitem`, with default values for `<h1>-<h6>` elements.
 
-Learn more about [`aria-level`](https://www.w3.org/TR/wai-aria-1.2/#aria-level)."""
+Learn more about `aria-level`."""
 
     name: str | None = None
-    """Option to match the [accessible name](https://w3c.github.io/accname/#dfn-accessible-name). By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
+    """Option to match the accessible name. By default, matching is case-insensitive and searches for a substring, use `exact` to control this behavior.
 
-Learn more about [accessible name](https://w3c.github.io/accname/#dfn-accessible-name)."""
+Learn more about accessible name."""
 
     pressed: bool | None = None
     """An attribute that is usually set by `aria-pressed`.
 
-Learn more about [`aria-pressed`](https://www.w3.org/TR/wai-aria-1.2/#aria-pressed)."""
+Learn more about `aria-pressed`."""
 
     selected: bool | None = None
     """An attribute that is usually set by `aria-selected`.
 
-Learn more about [`aria-selected`](https://www.w3.org/TR/wai-aria-1.2/#aria-selected)."""
+Learn more about `aria-selected`."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebGetByRole:

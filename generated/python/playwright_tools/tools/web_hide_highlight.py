@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebHideHighlight:
-    """Hide all locator highlight overlays previously added by `Locator.highlight()` on this page."""
+    """Hide all locator highlight overlays previously added by `web_locator_highlight` on this page."""
 
     tool_name: ClassVar[str] = "web_hideHighlight"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebIsHidden:
-    """Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered hidden."""
+    """Returns whether the element is hidden, the opposite of visible. `selector` that does not match any elements is considered hidden."""
 
     tool_name: ClassVar[str] = "web_isHidden"
     parameters: ClassVar[dict[str, JsonValue]] = {

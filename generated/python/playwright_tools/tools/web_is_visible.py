@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebIsVisible:
-    """Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible). `selector` that does not match any elements is considered not visible."""
+    """Returns whether the element is visible. `selector` that does not match any elements is considered not visible."""
 
     tool_name: ClassVar[str] = "web_isVisible"
     parameters: ClassVar[dict[str, JsonValue]] = {

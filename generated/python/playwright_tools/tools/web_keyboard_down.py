@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebKeyboardDown:
     """Dispatches a `keydown` event.
 
-    `key` can specify the intended [keyboardEvent.key](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key) value or a single character to generate the text for. A superset of the `key` values can be found [here](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/key/Key_Values). Examples of the keys are:
+    `key` can specify the intended keyboardEvent.key value or a single character to generate the text for. A superset of the `key` values can be found here. Examples of the keys are:
 
     `F1` - `F12`, `Digit0`- `Digit9`, `KeyA`- `KeyZ`, `Backquote`, `Minus`, `Equal`, `Backslash`, `Backspace`, `Tab`, `Delete`, `Escape`, `ArrowDown`, `End`, `Enter`, `Home`, `Insert`, `PageDown`, `PageUp`, `ArrowRight`, `ArrowUp`, etc.
 
@@ -26,11 +26,11 @@ class WebKeyboardDown:
 
     If `key` is a single character, it is case-sensitive, so the values `a` and `A` will generate different respective texts.
 
-    If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `Keyboard.up()`.
+    If `key` is a modifier key, `Shift`, `Meta`, `Control`, or `Alt`, subsequent key presses will be sent with that modifier active. To release the modifier key, use `web_keyboard_up`.
 
-    After the key is pressed once, subsequent calls to `Keyboard.down()` will have [repeat](https://developer.mozilla.org/en-US/docs/Web/API/KeyboardEvent/repeat) set to true. To release the key, use `Keyboard.up()`.
+    After the key is pressed once, subsequent calls to `web_keyboard_down` will have repeat set to true. To release the key, use `web_keyboard_up`.
 
-    **NOTE:** Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
+    Note: Modifier keys DO influence `keyboard.down`. Holding down `Shift` will type the text in upper case.
     """
 
     tool_name: ClassVar[str] = "web_keyboard_down"

@@ -14,11 +14,11 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebKeyboardType:
-    """**NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `Locator.pressSequentially()`.
+    """Note: In most cases, you should use `web_locator_fill` instead. You only need to press keys one by one if there is special keyboard handling on the page - in this case use `web_locator_pressSequentially`.
 
     Sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
 
-    To press a special key, like `Control` or `ArrowDown`, use `Keyboard.press()`."""
+    To press a special key, like `Control` or `ArrowDown`, use `web_keyboard_press`."""
 
     tool_name: ClassVar[str] = "web_keyboard_type"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -17,7 +17,7 @@ from playwright_tools._types import JsonValue
 class WebLocator:
     """The method returns an element locator that can be used to perform actions on this page / frame. Locator is resolved to the element immediately before performing an action, so a series of actions on the same locator can in fact be performed on different DOM elements. That would happen if the DOM structure between those actions has changed.
 
-    [Learn more about locators](https://playwright.dev/java/docs/locators).
+    Learn more about locators.
 
     Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """
@@ -41,11 +41,11 @@ class WebLocator:
             },
             "hasNotText": {
                 "type": "string",
-                "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.",
+                "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring.",
             },
             "hasText": {
                 "type": "string",
-                "description": 'Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.',
+                "description": 'Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.',
             },
         },
         "required": ["selector"],
@@ -68,10 +68,10 @@ Note that outer and inner locators must belong to the same frame. Inner locator 
 Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
 
     hasNotText: str | None = None
-    """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring."""
+    """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring."""
 
     hasText: str | None = None
-    """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
+    """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocator:

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorAriaSnapshot:
-    """Captures the aria snapshot of the given element. Read more about [aria snapshots](https://playwright.dev/java/docs/aria-snapshots) and `LocatorAssertions.matchesAriaSnapshot()` for the corresponding assertion."""
+    """Captures the aria snapshot of the given element. Read more about aria snapshots and `expect(locator).to_match_aria_snapshot()` for the corresponding assertion."""
 
     tool_name: ClassVar[str] = "web_locator_ariaSnapshot"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -27,7 +27,7 @@ class WebLocatorAriaSnapshot:
             },
             "boxes": {
                 "type": "boolean",
-                "description": "When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`.",
+                "description": "When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by `Element.getBoundingClientRect()`. Defaults to `false`.",
             },
             "depth": {
                 "type": "integer",
@@ -40,7 +40,7 @@ class WebLocatorAriaSnapshot:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector"],
@@ -51,7 +51,7 @@ class WebLocatorAriaSnapshot:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     boxes: bool | None = None
-    """When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by [`Element.getBoundingClientRect()`](https://developer.mozilla.org/en-US/docs/Web/API/Element/getBoundingClientRect). Defaults to `false`."""
+    """When `true`, appends each element's bounding box as `[box=x,y,width,height]` to the snapshot. Coordinates are relative to the viewport, in CSS pixels, as returned by `Element.getBoundingClientRect()`. Defaults to `false`."""
 
     depth: int | None = None
     """When specified, limits the depth of the snapshot."""
@@ -60,7 +60,7 @@ class WebLocatorAriaSnapshot:
     """When set to `\"ai\"`, returns a snapshot optimized for AI consumption. Defaults to `\"default\"`. See details for more information."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorAriaSnapshot:

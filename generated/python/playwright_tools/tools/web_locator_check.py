@@ -24,9 +24,9 @@ class WebLocatorCheck:
     Performs the following steps:
 
     - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-    - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the element, unless `force` option is set.
+    - Wait for actionability checks on the element, unless `force` option is set.
     - Scroll the element into view if needed.
-    - Use `Page.mouse()` to click in the center of the element.
+    - Use `page.mouse` to click in the center of the element.
     - Ensure that the element is now checked. If not, this method throws.
 
     If the element is detached from the DOM at any moment during the action, this method throws.
@@ -45,7 +45,7 @@ class WebLocatorCheck:
             },
             "force": {
                 "type": "boolean",
-                "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
+                "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
             "noWaitAfter": {"type": "boolean"},
             "position": {
@@ -63,11 +63,11 @@ class WebLocatorCheck:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {
                 "type": "boolean",
-                "description": "When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.",
+                "description": "When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.",
             },
         },
         "required": ["selector"],
@@ -78,7 +78,7 @@ class WebLocatorCheck:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     force: bool | None = None
-    """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""
+    """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
 
@@ -89,10 +89,10 @@ class WebLocatorCheck:
     """Controls whether Playwright scrolls the element into view before performing the action. Defaults to `\"auto\"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `\"none\"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     trial: bool | None = None
-    """When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it."""
+    """When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorCheck:

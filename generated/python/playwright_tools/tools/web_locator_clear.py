@@ -18,9 +18,9 @@ class WebLocatorClear:
 
     **Details**
 
-    This method waits for [actionability](https://playwright.dev/java/docs/actionability) checks, focuses the element, clears it and triggers an `input` event after clearing.
+    This method waits for actionability checks, focuses the element, clears it and triggers an `input` event after clearing.
 
-    If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be cleared instead.
+    If the target element is not an `<input>`, `<textarea>` or `[contenteditable]` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be cleared instead.
     """
 
     tool_name: ClassVar[str] = "web_locator_clear"
@@ -34,12 +34,12 @@ class WebLocatorClear:
             },
             "force": {
                 "type": "boolean",
-                "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
+                "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
             "noWaitAfter": {"type": "boolean"},
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector"],
@@ -50,12 +50,12 @@ class WebLocatorClear:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     force: bool | None = None
-    """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""
+    """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorClear:

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorDescription:
-    """Returns locator description previously set with `Locator.describe()`. Returns `null` if no custom description has been set."""
+    """Returns locator description previously set with `web_locator_describe`. Returns `null` if no custom description has been set."""
 
     tool_name: ClassVar[str] = "web_locator_description"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -39,7 +39,7 @@ class WebLocatorDragTo:
             },
             "force": {
                 "type": "boolean",
-                "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
+                "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
             "noWaitAfter": {"type": "boolean"},
             "scroll": {
@@ -69,11 +69,11 @@ class WebLocatorDragTo:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {
                 "type": "boolean",
-                "description": "When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.",
+                "description": "When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.",
             },
         },
         "required": ["selector", "target"],
@@ -87,7 +87,7 @@ class WebLocatorDragTo:
     """Locator of the element to drag to."""
 
     force: bool | None = None
-    """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""
+    """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
 
@@ -104,10 +104,10 @@ class WebLocatorDragTo:
     """Drops on the target element at this point relative to the top-left corner of the element's padding box. If not specified, some visible point of the element is used."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     trial: bool | None = None
-    """When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it."""
+    """When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorDragTo:

@@ -39,11 +39,11 @@ class WebLocatorFilter:
             },
             "hasNotText": {
                 "type": "string",
-                "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.",
+                "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring.",
             },
             "hasText": {
                 "type": "string",
-                "description": 'Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.',
+                "description": 'Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.',
             },
             "visible": {
                 "type": "boolean",
@@ -70,10 +70,10 @@ Note that outer and inner locators must belong to the same frame. Inner locator 
 Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
 
     hasNotText: str | None = None
-    """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring."""
+    """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring."""
 
     hasText: str | None = None
-    """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
+    """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
 
     visible: bool | None = None
     """Only matches visible or invisible elements."""

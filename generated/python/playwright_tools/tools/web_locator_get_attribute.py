@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorGetAttribute:
     """Returns the matching element's attribute value.
 
-    **NOTE:** If you need to assert an element's attribute, prefer `LocatorAssertions.hasAttribute()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+    Note: If you need to assert an element's attribute, prefer `expect(locator).to_have_attribute()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_getAttribute"
@@ -31,7 +31,7 @@ class WebLocatorGetAttribute:
             "name": {"type": "string", "description": "Attribute name to get the value for."},
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector", "name"],
@@ -45,7 +45,7 @@ class WebLocatorGetAttribute:
     """Attribute name to get the value for."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorGetAttribute:

@@ -17,7 +17,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorGetByText:
     """Allows locating elements that contain given text.
 
-    See also `Locator.filter()` that allows to match by another criteria, like an accessible role, and then filter by the text content.
+    See also `web_locator_filter` that allows to match by another criteria, like an accessible role, and then filter by the text content.
 
     Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """

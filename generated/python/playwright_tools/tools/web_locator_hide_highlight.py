@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorHideHighlight:
-    """Hides the element highlight previously added by `Locator.highlight()`."""
+    """Hides the element highlight previously added by `web_locator_highlight`."""
 
     tool_name: ClassVar[str] = "web_locator_hideHighlight"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorHighlight:
-    """Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `Locator.highlight()`.
+    """Highlight the corresponding element(s) on the screen. Useful for debugging, don't commit the code that uses `web_locator_highlight`.
 
     The Java method returns a disposable handle; the tool returns nothing."""
 

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorInputValue:
     """Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
 
-    **NOTE:** If you need to assert input value, prefer `LocatorAssertions.hasValue()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+    Note: If you need to assert input value, prefer `expect(locator).to_have_value()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_inputValue"
@@ -30,7 +30,7 @@ class WebLocatorInputValue:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector"],
@@ -41,7 +41,7 @@ class WebLocatorInputValue:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorInputValue:

@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorIsEditable:
-    """Returns whether the element is [editable](https://playwright.dev/java/docs/actionability#editable). If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
+    """Returns whether the element is editable. If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
 
-    **NOTE:** If you need to assert that an element is editable, prefer `LocatorAssertions.isEditable()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+    Note: If you need to assert that an element is editable, prefer `expect(locator).to_be_editable()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isEditable"
@@ -30,7 +30,7 @@ class WebLocatorIsEditable:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector"],
@@ -41,7 +41,7 @@ class WebLocatorIsEditable:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorIsEditable:

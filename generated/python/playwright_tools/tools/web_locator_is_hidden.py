@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorIsHidden:
-    """Returns whether the element is hidden, the opposite of [visible](https://playwright.dev/java/docs/actionability#visible).
+    """Returns whether the element is hidden, the opposite of visible.
 
-    **NOTE:** If you need to assert that element is hidden, prefer `LocatorAssertions.isHidden()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+    Note: If you need to assert that element is hidden, prefer `expect(locator).to_be_hidden()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isHidden"

@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorIsVisible:
-    """Returns whether the element is [visible](https://playwright.dev/java/docs/actionability#visible).
+    """Returns whether the element is visible.
 
-    **NOTE:** If you need to assert that element is visible, prefer `LocatorAssertions.isVisible()` to avoid flakiness. See [assertions guide](https://playwright.dev/java/docs/test-assertions) for more details.
+    Note: If you need to assert that element is visible, prefer `expect(locator).to_be_visible()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isVisible"

@@ -15,9 +15,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorLocator:
-    """The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `Locator.filter()` method.
+    """The method finds an element matching the specified selector in the locator's subtree. It also accepts filter options, similar to `web_locator_filter` method.
 
-    [Learn more about locators](https://playwright.dev/java/docs/locators).
+    Learn more about locators.
 
     Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """
@@ -51,11 +51,11 @@ class WebLocatorLocator:
             },
             "hasNotText": {
                 "type": "string",
-                "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring.",
+                "description": "Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring.",
             },
             "hasText": {
                 "type": "string",
-                "description": 'Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.',
+                "description": 'Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `"Playwright"` matches `<article><div>Playwright</div></article>`.',
             },
         },
         "required": ["selector", "selectorOrLocator"],
@@ -81,10 +81,10 @@ Note that outer and inner locators must belong to the same frame. Inner locator 
 Note that outer and inner locators must belong to the same frame. Inner locator must not contain `FrameLocator`s."""
 
     hasNotText: str | None = None
-    """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring."""
+    """Matches elements that do not contain specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring."""
 
     hasText: str | None = None
-    """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a [string], matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
+    """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorLocator:

@@ -17,7 +17,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorOr:
     """Creates a locator matching all elements that match one or both of the two locators.
 
-    Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a [locator strictness](https://playwright.dev/java/docs/locators#strictness) violation.
+    Note that when both locators match something, the resulting locator will have multiple matches, potentially causing a locator strictness violation.
 
     Returns a selector handle (a string) for the matching elements; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """

@@ -14,11 +14,11 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorPressSequentially:
-    """**NOTE:** In most cases, you should use `Locator.fill()` instead. You only need to press keys one by one if there is special keyboard handling on the page.
+    """Note: In most cases, you should use `web_locator_fill` instead. You only need to press keys one by one if there is special keyboard handling on the page.
 
     Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
 
-    To press a special key, like `Control` or `ArrowDown`, use `Locator.press()`."""
+    To press a special key, like `Control` or `ArrowDown`, use `web_locator_press`."""
 
     tool_name: ClassVar[str] = "web_locator_pressSequentially"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -40,7 +40,7 @@ class WebLocatorPressSequentially:
             "noWaitAfter": {"type": "boolean"},
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector", "text"],
@@ -59,7 +59,7 @@ class WebLocatorPressSequentially:
     noWaitAfter: bool | None = None
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorPressSequentially:

@@ -42,11 +42,11 @@ class WebLocatorScreenshot:
                     "type": "string",
                     "description": "A selector or selector handle; the element(s) it locates are passed.",
                 },
-                "description": "Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that.",
+                "description": "Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see Matching only visible elements to disable that.",
             },
             "maskColor": {
                 "type": "string",
-                "description": "Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`.",
+                "description": "Specify the color of the overlay box for masked elements, in CSS color format. Default color is pink `#FF00FF`.",
             },
             "omitBackground": {
                 "type": "boolean",
@@ -67,7 +67,7 @@ class WebLocatorScreenshot:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "type": {
                 "type": "string",
@@ -94,10 +94,10 @@ Defaults to `\"allow\"` that leaves animations untouched."""
     """When set to `\"hide\"`, screenshot will hide text caret. When set to `\"initial\"`, text caret behavior will not be changed. Defaults to `\"hide\"`."""
 
     mask: list[str] | None = None
-    """Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see [Matching only visible elements](https://playwright.dev/java/docs/locators#matching-only-visible-elements) to disable that."""
+    """Specify locators that should be masked when the screenshot is taken. Masked elements will be overlaid with a pink box `#FF00FF` (customized by `maskColor`) that completely covers its bounding box. The mask is also applied to invisible elements, see Matching only visible elements to disable that."""
 
     maskColor: str | None = None
-    """Specify the color of the overlay box for masked elements, in [CSS color format](https://developer.mozilla.org/en-US/docs/Web/CSS/color_value). Default color is pink `#FF00FF`."""
+    """Specify the color of the overlay box for masked elements, in CSS color format. Default color is pink `#FF00FF`."""
 
     omitBackground: bool | None = None
     """Hides default white background and allows capturing screenshots with transparency. Not applicable to `jpeg` images. Defaults to `false`."""
@@ -114,7 +114,7 @@ Defaults to `\"device\"`."""
     """Text of the stylesheet to apply while making the screenshot. This is where you can hide dynamic elements, make elements invisible or change their properties to help you creating repeatable screenshots. This stylesheet pierces the Shadow DOM and applies to the inner frames."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     type_: Literal["png", "jpeg", "webp"] | None = None
     """Specify screenshot type, defaults to `png`."""

@@ -14,7 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorType:
-    """Calls Playwright's `Locator.type()`."""
+    """Focuses the element, and then sends a `keydown`, `keypress`/`input`, and `keyup` event for each character in the text.
+
+    To press a special key, like `Control` or `ArrowDown`, use `web_locator_press`."""
 
     tool_name: ClassVar[str] = "web_locator_type"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -33,7 +35,7 @@ class WebLocatorType:
             "noWaitAfter": {"type": "boolean"},
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector", "text"],
@@ -52,7 +54,7 @@ class WebLocatorType:
     noWaitAfter: bool | None = None
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorType:

@@ -18,7 +18,7 @@ class WebLocatorWaitForFunction:
 
     This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
 
-    If `expression` returns a [Promise](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Promise), this method will wait for the promise to resolve before checking its value.
+    If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
 
     If `expression` throws or rejects, this method throws."""
 
@@ -38,7 +38,7 @@ class WebLocatorWaitForFunction:
             "arg": {"description": "Optional argument to pass to `expression`."},
             "timeout": {
                 "type": "number",
-                "description": "Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector", "expression"],
@@ -55,7 +55,7 @@ class WebLocatorWaitForFunction:
     """Optional argument to pass to `expression`."""
 
     timeout: float | None = None
-    """Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorWaitForFunction:

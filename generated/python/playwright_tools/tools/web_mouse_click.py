@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebMouseClick:
-    """Shortcut for `Mouse.move()`, `Mouse.down()`, `Mouse.up()`."""
+    """Shortcut for `web_mouse_move`, `web_mouse_down`, `web_mouse_up`."""
 
     tool_name: ClassVar[str] = "web_mouse_click"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebMouseWheel:
-    """Dispatches a `wheel` event. This method is usually used to manually scroll the page. See [scrolling](https://playwright.dev/java/docs/input#scrolling) for alternative ways to scroll.
+    """Dispatches a `wheel` event. This method is usually used to manually scroll the page. See scrolling for alternative ways to scroll.
 
-    **NOTE:** Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
+    Note: Wheel events may cause scrolling if they are not handled, and this method does not wait for the scrolling to finish before returning.
     """
 
     tool_name: ClassVar[str] = "web_mouse_wheel"

@@ -24,11 +24,11 @@ class WebNavigate:
     - the remote server does not respond or is unreachable.
     - the main resource failed to load.
 
-    The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 \"Not Found\" and 500 \"Internal Server Error\". The status code for such responses can be retrieved by calling `Response.status()`.
+    The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 \"Not Found\" and 500 \"Internal Server Error\". The status code for such responses can be retrieved by calling `response.status`.
 
-    **NOTE:** The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
+    Note: The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
 
-    **NOTE:** Headless mode doesn't support navigation to a PDF document. See the [upstream issue](https://bugs.chromium.org/p/chromium/issues/detail?id=761295).
+    Note: Headless mode doesn't support navigation to a PDF document. See the upstream issue.
 
     The live Response is returned as a summary (url, status, statusText, ok)."""
 
@@ -39,15 +39,15 @@ class WebNavigate:
         "properties": {
             "url": {
                 "type": "string",
-                "description": "URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the [`new URL()`](https://developer.mozilla.org/en-US/docs/Web/API/URL/URL) constructor.",
+                "description": "URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the `new URL()` constructor.",
             },
             "referer": {
                 "type": "string",
-                "description": "Referer header value. If provided it will take preference over the referer header value set by `Page.setExtraHTTPHeaders()`.",
+                "description": "Referer header value. If provided it will take preference over the referer header value set by `web_setExtraHTTPHeaders`.",
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.",
             },
             "waitUntil": {
                 "type": "string",
@@ -60,13 +60,13 @@ class WebNavigate:
     }
 
     url: str
-    """URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the [`new URL()`](https://developer.mozilla.org/en-US/docs/Web/API/URL/URL) constructor."""
+    """URL to navigate page to. The url should include scheme, e.g. `https://`. When a `baseURL` via the context options was provided and the passed URL is a path, it gets merged via the `new URL()` constructor."""
 
     referer: str | None = None
-    """Referer header value. If provided it will take preference over the referer header value set by `Page.setExtraHTTPHeaders()`."""
+    """Referer header value. If provided it will take preference over the referer header value set by `web_setExtraHTTPHeaders`."""
 
     timeout: float | None = None
-    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods."""
 
     waitUntil: Literal["load", "domcontentloaded", "networkidle", "commit"] | None = None
     """When to consider operation succeeded, defaults to `load`. Events can be either:

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 class WebPdf:
     """Returns the PDF buffer.
 
-    `page.pdf()` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `Page.emulateMedia()` before calling `page.pdf()`:
+    `web_pdf` generates a pdf of the page with `print` css media. To generate a pdf with `screen` media, call `web_emulateMedia` before calling `web_pdf`.
 
-    **NOTE:** By default, `page.pdf()` generates a pdf with modified colors for printing. Use the [`-webkit-print-color-adjust`](https://developer.mozilla.org/en-US/docs/Web/CSS/-webkit-print-color-adjust) property to force rendering of exact colors.
+    Note: By default, `web_pdf` generates a pdf with modified colors for printing. Use the `-webkit-print-color-adjust` property to force rendering of exact colors.
     """
 
     tool_name: ClassVar[str] = "web_pdf"

@@ -25,7 +25,7 @@ class WebReload:
         "properties": {
             "timeout": {
                 "type": "number",
-                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.",
             },
             "waitUntil": {
                 "type": "string",
@@ -38,7 +38,7 @@ class WebReload:
     }
 
     timeout: float | None = None
-    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods."""
 
     waitUntil: Literal["load", "domcontentloaded", "networkidle", "commit"] | None = None
     """When to consider operation succeeded, defaults to `load`. Events can be either:

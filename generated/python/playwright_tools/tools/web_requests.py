@@ -14,11 +14,11 @@ from playwright_tools._types import JsonValue, RequestSummary
 
 @dataclass(frozen=True)
 class WebRequests:
-    """Returns up to (currently) 100 last network request from this page. See `Page.onRequest()` for more details.
+    """Returns up to (currently) 100 last network request from this page. See the \"request\" event for more details.
 
     Returned requests should be accessed immediately, otherwise they might be collected to prevent unbounded memory growth as new requests come in. Once collected, retrieving most information about the request is impossible.
 
-    Note that requests reported through the `Page.onRequest()` request are not collected, so there is a trade off between efficient memory usage with `Page.requests()` and the amount of available information reported through `Page.onRequest()`.
+    Note that requests reported through the the \"request\" event request are not collected, so there is a trade off between efficient memory usage with `web_requests` and the amount of available information reported through the \"request\" event.
 
     Each live Request is returned as a summary (url, method, resourceType)."""
 

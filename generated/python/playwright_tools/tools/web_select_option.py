@@ -15,9 +15,9 @@ from playwright_tools._types import JsonValue, SelectOption
 
 @dataclass(frozen=True)
 class WebSelectOption:
-    """This method waits for an element matching `selector`, waits for [actionability](https://playwright.dev/java/docs/actionability) checks, waits until all specified options are present in the `<select>` element and selects these options.
+    """This method waits for an element matching `selector`, waits for actionability checks, waits until all specified options are present in the `<select>` element and selects these options.
 
-    If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated [control](https://developer.mozilla.org/en-US/docs/Web/API/HTMLLabelElement/control), the control will be used instead.
+    If the target element is not a `<select>` element, this method throws an error. However, if the element is inside the `<label>` element that has an associated control, the control will be used instead.
 
     Returns the array of option values that have been successfully selected.
 
@@ -84,7 +84,7 @@ class WebSelectOption:
             },
             "force": {
                 "type": "boolean",
-                "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
+                "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
             "noWaitAfter": {"type": "boolean"},
             "strict": {
@@ -93,7 +93,7 @@ class WebSelectOption:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector", "values"],
@@ -107,7 +107,7 @@ class WebSelectOption:
     """Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match."""
 
     force: bool | None = None
-    """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""
+    """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
 
@@ -115,7 +115,7 @@ class WebSelectOption:
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebSelectOption:

@@ -22,9 +22,9 @@ class WebSetChecked:
     - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
     - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
     - If the element already has the right checked state, this method returns immediately.
-    - Wait for [actionability](https://playwright.dev/java/docs/actionability) checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+    - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
     - Scroll the element into view if needed.
-    - Use `Page.mouse()` to click in the center of the element.
+    - Use `page.mouse` to click in the center of the element.
     - Ensure that the element is now checked or unchecked. If not, this method throws.
 
     When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
@@ -45,7 +45,7 @@ class WebSetChecked:
             },
             "force": {
                 "type": "boolean",
-                "description": "Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`.",
+                "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
             "noWaitAfter": {"type": "boolean"},
             "position": {
@@ -67,11 +67,11 @@ class WebSetChecked:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {
                 "type": "boolean",
-                "description": "When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.",
+                "description": "When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it.",
             },
         },
         "required": ["selector", "checked"],
@@ -85,7 +85,7 @@ class WebSetChecked:
     """Whether to check or uncheck the checkbox."""
 
     force: bool | None = None
-    """Whether to bypass the [actionability](https://playwright.dev/java/docs/actionability) checks. Defaults to `false`."""
+    """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
 
@@ -99,10 +99,10 @@ class WebSetChecked:
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     trial: bool | None = None
-    """When set, this method only performs the [actionability](https://playwright.dev/java/docs/actionability) checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it."""
+    """When set, this method only performs the actionability checks and skips the action. Defaults to `false`. Useful to wait until the element is ready for the action without performing it."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebSetChecked:

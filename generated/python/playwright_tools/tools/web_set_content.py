@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebSetContent:
-    """This method internally calls [document.write()](https://developer.mozilla.org/en-US/docs/Web/API/Document/write), inheriting all its specific characteristics and behaviors."""
+    """This method internally calls document.write(), inheriting all its specific characteristics and behaviors."""
 
     tool_name: ClassVar[str] = "web_setContent"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -24,7 +24,7 @@ class WebSetContent:
             "html": {"type": "string", "description": "HTML markup to assign to the page."},
             "timeout": {
                 "type": "number",
-                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.",
             },
             "waitUntil": {
                 "type": "string",
@@ -40,7 +40,7 @@ class WebSetContent:
     """HTML markup to assign to the page."""
 
     timeout: float | None = None
-    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods."""
 
     waitUntil: Literal["load", "domcontentloaded", "networkidle", "commit"] | None = None
     """When to consider operation succeeded, defaults to `load`. Events can be either:

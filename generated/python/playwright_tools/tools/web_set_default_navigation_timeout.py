@@ -16,15 +16,15 @@ from playwright_tools._types import JsonValue
 class WebSetDefaultNavigationTimeout:
     """This setting will change the default maximum navigation time for the following methods and related shortcuts:
 
-    - `Page.goBack()`
-    - `Page.goForward()`
-    - `Page.navigate()`
-    - `Page.reload()`
-    - `Page.setContent()`
-    - `Page.waitForNavigation()`
-    - `Page.waitForURL()`
+    - `web_goBack`
+    - `web_goForward`
+    - `web_navigate`
+    - `web_reload`
+    - `web_setContent`
+    - `page.wait_for_navigation()`
+    - `web_waitForURL`
 
-    **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`, `BrowserContext.setDefaultTimeout()` and `BrowserContext.setDefaultNavigationTimeout()`.
+    Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`, `web_context_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout`.
     """
 
     tool_name: ClassVar[str] = "web_setDefaultNavigationTimeout"

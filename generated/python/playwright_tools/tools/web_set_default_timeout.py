@@ -16,8 +16,7 @@ from playwright_tools._types import JsonValue
 class WebSetDefaultTimeout:
     """This setting will change the default maximum time for all the methods accepting `timeout` option.
 
-    **NOTE:** `Page.setDefaultNavigationTimeout()` takes priority over `Page.setDefaultTimeout()`.
-    """
+    Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`."""
 
     tool_name: ClassVar[str] = "web_setDefaultTimeout"
     parameters: ClassVar[dict[str, JsonValue]] = {

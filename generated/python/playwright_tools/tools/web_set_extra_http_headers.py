@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebSetExtraHTTPHeaders:
     """The extra HTTP headers will be sent with every request the page initiates.
 
-    **NOTE:** `Page.setExtraHTTPHeaders()` does not guarantee the order of headers in the outgoing requests.
+    Note: `web_setExtraHTTPHeaders` does not guarantee the order of headers in the outgoing requests.
     """
 
     tool_name: ClassVar[str] = "web_setExtraHTTPHeaders"

@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebSetOfflineMode:
-    """Calls Playwright's `BrowserContext.setOffline()`."""
+    """Takes the whole browser context offline (`offline` true), so that every request fails as with no network, or back online (false)."""
 
     tool_name: ClassVar[str] = "web_setOfflineMode"
     parameters: ClassVar[dict[str, JsonValue]] = {

@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebSetViewportSize:
-    """In the case of multiple pages in a single browser, each page can have its own viewport size. However, `Browser.newContext()` allows to set viewport size (and more) for all pages in the context at once.
+    """In the case of multiple pages in a single browser, each page can have its own viewport size. However, `browser.new_context()` allows to set viewport size (and more) for all pages in the context at once.
 
-    `Page.setViewportSize()` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `Page.setViewportSize()` will also reset `screen` size, use `Browser.newContext()` with `screen` and `viewport` parameters if you need better control of these properties.
+    `web_setViewportSize` will resize the page. A lot of websites don't expect phones to change size, so you should set the viewport size before navigating to the page. `web_setViewportSize` will also reset `screen` size, use `browser.new_context()` with `screen` and `viewport` parameters if you need better control of these properties.
     """
 
     tool_name: ClassVar[str] = "web_setViewportSize"

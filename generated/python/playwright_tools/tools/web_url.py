@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebUrl:
-    """Calls Playwright's `Page.url()`."""
+    """The page's current URL (the main frame's)."""
 
     tool_name: ClassVar[str] = "web_url"
     parameters: ClassVar[dict[str, JsonValue]] = {

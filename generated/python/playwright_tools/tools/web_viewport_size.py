@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue, ViewportSize
 
 @dataclass(frozen=True)
 class WebViewportSize:
-    """Calls Playwright's `Page.viewportSize()`."""
+    """The page's viewport size, `{width, height}` in CSS pixels, or null when the page has no fixed viewport."""
 
     tool_name: ClassVar[str] = "web_viewportSize"
     parameters: ClassVar[dict[str, JsonValue]] = {

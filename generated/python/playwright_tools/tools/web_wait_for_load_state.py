@@ -18,7 +18,7 @@ class WebWaitForLoadState:
 
     This resolves when the page reaches a required load state, `load` by default. The navigation must have been committed when this method is called. If current document has already reached the required state, resolves immediately.
 
-    **NOTE:** Most of the time, this method is not needed because Playwright [auto-waits before every action](https://playwright.dev/java/docs/actionability).
+    Note: Most of the time, this method is not needed because Playwright auto-waits before every action.
     """
 
     tool_name: ClassVar[str] = "web_waitForLoadState"
@@ -33,7 +33,7 @@ class WebWaitForLoadState:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": [],
@@ -48,7 +48,7 @@ class WebWaitForLoadState:
 - `\"networkidle\"` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead."""
 
     timeout: float | None = None
-    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultNavigationTimeout()`, `BrowserContext.setDefaultTimeout()`, `Page.setDefaultNavigationTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebWaitForLoadState:

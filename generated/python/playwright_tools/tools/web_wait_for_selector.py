@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebWaitForSelector:
     """Returns when element specified by selector satisfies `state` option. Returns `null` if waiting for `hidden` or `detached`.
 
-    **NOTE:** Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
+    Note: Playwright automatically waits for element to be ready before performing an action. Using `Locator` objects and web-first assertions makes the code wait-for-selector-free.
 
     Wait for the `selector` to satisfy `state` option (either appear/disappear from dom, or become visible/hidden). If at the moment of calling the method `selector` already satisfies the condition, the method will return immediately. If the selector doesn't satisfy the condition for the `timeout` milliseconds, the function will throw.
 
@@ -39,7 +39,7 @@ class WebWaitForSelector:
             },
             "timeout": {
                 "type": "number",
-                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods.",
+                "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },
         "required": ["selector"],
@@ -61,7 +61,7 @@ class WebWaitForSelector:
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
 
     timeout: float | None = None
-    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `BrowserContext.setDefaultTimeout()` or `Page.setDefaultTimeout()` methods."""
+    """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebWaitForSelector:

@@ -14,9 +14,9 @@ from playwright_tools._types import JsonValue, WorkerSummary
 
 @dataclass(frozen=True)
 class WebWorkers:
-    """This method returns all of the dedicated [WebWorkers](https://developer.mozilla.org/en-US/docs/Web/API/Web_Workers_API) associated with the page.
+    """This method returns all of the dedicated WebWorkers associated with the page.
 
-    **NOTE:** This does not contain ServiceWorkers
+    Note: This does not contain ServiceWorkers
 
     Each live Worker is returned as a summary (url)."""
 

@@ -1,0 +1,128 @@
+"""Descriptions in the generated descriptors are written for models and script authors, not Java
+programmers (issue 11 item 7): no Java method references, no `**NOTE:**`, no links, no sentence
+ending on a code sample that is gone, no placeholder. Counted on the committed tree, from the
+files themselves.
+
+Also a measurement: `python tests/test_descriptions_for_models.py DIR...` prints the counts for
+each tree of descriptors (run it on an older checkout's `generated/tools` for the before figures).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLS = REPO / "generated" / "tools"
+
+# `Page.setExtraHTTPHeaders()`: a Java interface and method. DOM members (`Element.x()`) are the
+# page's JavaScript and are named alike in every language.
+_JAVA_REFERENCE = re.compile(r"\b(?!Element\.|Document\.|Window\.)[A-Z][A-Za-z]*\.[a-z]\w*\(\)")
+PROBLEMS = {
+    "Java method reference": lambda text: bool(_JAVA_REFERENCE.search(text)),
+    "**NOTE** markup": lambda text: "**note" in text.lower(),
+    # A Markdown link, or a URL that is not an example value ("e.g. https://example.com").
+    "link": lambda text: bool(re.search(r"\]\(|\(https?://|(?<!e\.g\. )(?<![`\"])https?://", text)),
+    "placeholder": lambda text: "Calls Playwright's" in text,
+    "ends on a missing example": lambda text: _dangling_colon(text),
+}
+
+
+def _dangling_colon(text: str) -> bool:
+    paragraphs = text.split("\n\n")
+    return any(
+        p.endswith(":")
+        and (i + 1 == len(paragraphs) or paragraphs[i + 1].startswith(("Note", "**NOTE")))
+        for i, p in enumerate(paragraphs)
+    )
+
+
+def descriptions(tools_dir: Path) -> Iterator[tuple[str, str]]:
+    """(tool, text) for every description in every descriptor: the tool's and its parameters'."""
+
+    def nested(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "description" and isinstance(value, str):
+                    yield value
+                else:
+                    yield from nested(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from nested(item)
+
+    for path in sorted(tools_dir.glob("*.tool.yaml")):
+        descriptor = yaml.safe_load(path.read_text(encoding="utf-8"))
+        yield descriptor["name"], descriptor["description"]
+        for text in nested(descriptor["parameters"]):
+            yield descriptor["name"], text
+        note = descriptor.get("returns", {}).get("note")
+        if note:
+            yield descriptor["name"], note
+
+
+def count(tools_dir: Path) -> tuple[Counter[str], Counter[str]]:
+    """Per problem: how many descriptors have it in their own description, and in any text."""
+    main: Counter[str] = Counter()
+    anywhere: dict[str, set[str]] = {problem: set() for problem in PROBLEMS}
+    for path in sorted(tools_dir.glob("*.tool.yaml")):
+        descriptor = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for problem, found in PROBLEMS.items():
+            main[problem] += found(descriptor["description"])
+    for tool, text in descriptions(tools_dir):
+        for problem, found in PROBLEMS.items():
+            if found(text):
+                anywhere[problem].add(tool)
+    return main, Counter({problem: len(tools) for problem, tools in anywhere.items()})
+
+
+def test_the_detectors_find_what_they_look_for() -> None:
+    samples = {
+        "Java method reference": "Use `Page.setExtraHTTPHeaders()` instead.",
+        "**NOTE** markup": "**NOTE:** this is slow.",
+        "link": "See [actionability](https://example.invalid/actionability).",
+        "placeholder": "Calls Playwright's `Page.url()`.",
+        "ends on a missing example": "Do it like this:",
+    }
+    for problem, text in samples.items():
+        assert PROBLEMS[problem](text), problem
+        assert not PROBLEMS[problem]("A plain sentence about `web_click` and `Element.focus()`.")
+
+
+def test_generated_descriptions_are_written_for_models() -> None:
+    offending = {
+        problem: sorted({tool for tool, text in descriptions(TOOLS) if found(text)})
+        for problem, found in PROBLEMS.items()
+    }
+    assert {p: tools for p, tools in offending.items() if tools} == {}
+
+
+def test_references_name_tools_that_exist() -> None:
+    """Every `web_*` a description names is a generated tool: references were rewritten to the
+    names this allowlist gives, not to names a rule would guess."""
+    names = {path.name.removesuffix(".tool.yaml") for path in TOOLS.glob("*.tool.yaml")}
+    named = {
+        (tool, ref)
+        for tool, text in descriptions(TOOLS)
+        for ref in re.findall(r"`(web_\w+)`", text)
+        if not ref.endswith("_")
+    }
+    assert named, "no description names another tool: the rewrite did not run"
+    assert sorted((tool, ref) for tool, ref in named if ref not in names) == []
+
+
+if __name__ == "__main__":
+    for folder in sys.argv[1:] or [str(TOOLS)]:
+        own, any_text = count(Path(folder))
+        total = len(list(Path(folder).glob("*.tool.yaml")))
+        print(f"{folder}: {total} descriptors")
+        for problem in PROBLEMS:
+            print(
+                f"  {problem:28} {own[problem]:4} in the tool's description, {any_text[problem]:4} in any text"
+            )
