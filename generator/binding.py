@@ -191,13 +191,13 @@ class Binder:
 
     def _description(self, entry: AllowlistEntry, documented: JavaMethod, python: PyMethod) -> str:
         """The override, else the javadoc, else the Python docstring's prose; a method with none
-        of them is a warning (give it a `description:`) and says what it reads or runs."""
+        of them says what it reads or runs, with a note (shown with -v) to give it a `description:`."""
         if entry.description is not None:
             return entry.description
         if documented.doc.text or python.doc:
             return documented.doc.text or python.doc
         member = f"{entry.target.prefix}.{python.name}"
-        self.diagnostics.warning(
+        self.diagnostics.info(
             entry.location,
             f"{entry.target.prefix}.{entry.method} has no javadoc and no Python docstring",
             "give the entry a 'description:' in allowlist.yaml",
