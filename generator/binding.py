@@ -82,6 +82,7 @@ class Binder:
             tools[tool.name.value] = tool
             modules[tool.name.module_name] = tool
             modules["class:" + tool.name.class_name] = tool
+
         # Descriptions name other tools, so they are rewritten once every name is known.
         def is_property(cls: str, member: str) -> bool:
             method = self.python_surface.method(cls, member)
