@@ -15,4 +15,4 @@ lint:
 test:
 	./scripts/setup.sh --with-test-tools
 	$(MAKE) lint
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n 2 --dist loadfile
