@@ -49,7 +49,7 @@ async def web_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
             f"the snapshot was cut at {limit} characters; pass a target (a ref or selector of a "
             "part) or a depth to see the rest"
         )
-    record_refs(tab, snapshot, whole_page=not isinstance(target, str))
+    record_refs(tab, snapshot)
     feedback = await page_feedback(call.session)
     value = {**feedback, **value, "snapshot": snapshot}
     note = f"\n[{value['truncated']}]" if "truncated" in value else ""

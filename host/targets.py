@@ -114,11 +114,10 @@ async def locate(tab: Tab, target: str) -> Locator:
     return locator
 
 
-def record_refs(tab: Tab, snapshot: str, *, whole_page: bool) -> int:
-    """Remember the refs of a snapshot: a whole-page one replaces the tab's refs, a part adds."""
+def record_refs(tab: Tab, snapshot: str) -> int:
+    """Remember the refs of a snapshot, in place of the tab's earlier ones: Playwright resolves
+    `aria-ref` against a frame's latest snapshot only, so a snapshot of a part also retires the
+    refs of the whole page taken before it (they fail at once as stale, never mid-action)."""
     refs = set(REFS_IN_SNAPSHOT.findall(snapshot))
-    if whole_page:
-        tab.refs = refs
-    else:
-        tab.refs |= refs
+    tab.refs = refs
     return len(refs)

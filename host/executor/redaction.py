@@ -33,18 +33,32 @@ def variants(secret: str) -> set[str]:
     return {form for form in forms if form}
 
 
+def _flexible(form: str) -> str:
+    """`form` as a pattern that also matches it with its whitespace collapsed or changed: HTML
+    text, a document title and the excerpt all fold runs of whitespace into one space."""
+    return r"\s+".join(re.escape(part) for part in form.split())
+
+
 def _pattern(secrets: Iterable[str]) -> re.Pattern[str] | None:
-    forms = {form for secret in secrets if secret for form in variants(secret)}
+    forms = {form for secret in secrets if secret for form in variants(secret) if form.split()}
     if not forms:
         return None
     # Longest first, so that a secret containing another is replaced whole.
-    return re.compile("|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f))))
+    ordered = sorted(forms, key=lambda f: (-len(f), f))
+    return re.compile("|".join(_flexible(f) for f in ordered))
+
+
+# The shortest start of a secret that is removed from the end of a text cut short: a cut can
+# fall inside a secret, and what is left of it must not show either.
+_MIN_CUT_PREFIX = 2
 
 
 class Redactor:
     """Replaces every form (see `variants`) of a set of secret values by `REDACTED`.
 
-    Guarantees: after `scrub`, no form of any secret occurs in the text; `scrub_json` does the same
+    Guarantees: after `scrub`, no form of any secret occurs in the text, also with its whitespace
+    collapsed or changed; `scrub_cut` also removes a secret's start from the end of a text cut
+    inside it; `scrub_json` does the same
     to every string (keys included) of a JSON value. An empty secret redacts nothing. Very short
     secrets are redacted wherever they occur, at the cost of readability: the guarantee wins.
     """
@@ -62,6 +76,17 @@ class Redactor:
             if cleaned == text:
                 break
             text = cleaned
+        return text
+
+    def scrub_cut(self, text: str) -> str:
+        """`scrub` for a text that was cut short: a trailing start of a secret (in any of its
+        forms, at least two characters) is also replaced, since the cut may fall inside one."""
+        text = self.scrub(text)
+        for secret in self.secrets:
+            for form in sorted(variants(secret), key=len, reverse=True):
+                for size in range(min(len(form) - 1, len(text)), _MIN_CUT_PREFIX - 1, -1):
+                    if text.endswith(form[:size]):
+                        return text[:-size] + REDACTED
         return text
 
     def scrub_json(self, value: JsonValue) -> JsonValue:

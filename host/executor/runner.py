@@ -329,7 +329,11 @@ class ActionRun:
             try:
                 url = await self.call("web_url", {})
                 title = await self.call("web_title", {})
-                return str(url or ""), str(title or "")[:1000]
+                # Scrubbed before it is cut, so that a cut cannot leave part of a secret.
+                title_text = self.redactor.scrub(str(title or ""))
+                if len(title_text) > 1000:
+                    title_text = self.redactor.scrub_cut(title_text[:1000])
+                return str(url or ""), title_text
             except ExecutorError as error:
                 # A client-side redirect can replace the document between two reads.
                 if error.code != "action_failed" or tries == 2:
@@ -355,11 +359,18 @@ class ActionRun:
                 "timeout": self.step_timeout(),
             },
         )
-        excerpt = sanitise(str(raw or ""), limit)
+        # The markup is scrubbed before it is sanitised and cut (the page's markup arrives cut at
+        # four times the limit already), and again after: no cut may leave part of a secret.
+        markup = str(raw or "")
+        cut = len(markup) >= limit * 4
+        markup = self.redactor.scrub_cut(markup) if cut else self.redactor.scrub(markup)
+        excerpt = sanitise(markup, limit)
         return {
             "selector": self.clean(selector),
             "fallback": fallback,
-            "html": self.redactor.scrub(excerpt.html),
+            "html": self.redactor.scrub_cut(excerpt.html)
+            if excerpt.truncated
+            else self.redactor.scrub(excerpt.html),
             "truncated": excerpt.truncated,
             "removed": excerpt.removed,
         }

@@ -5,6 +5,7 @@ One service for the whole module; the last test stops it and searches every byte
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import os
@@ -439,7 +440,17 @@ def test_zz_no_redacted_value_in_any_byte_the_service_emitted(
     assert service.stop() == 0
     emitted = service.emitted()
     assert len(emitted) > 10_000  # the transcript really holds the run
-    for form in {SECRET, quote(SECRET, safe=""), quote_plus(SECRET), json.dumps(SECRET)[1:-1]}:
+    forms = {
+        SECRET,
+        quote(SECRET, safe=""),
+        quote_plus(SECRET),
+        json.dumps(SECRET)[1:-1],
+        html.escape(SECRET, quote=False),
+        html.escape(SECRET, quote=True),
+    }
+    for form in forms:
         assert form.encode() not in emitted, form
+    # Nor its distinctive start, as a cut inside it would leave.
+    assert SECRET[:10].encode() not in emitted
     assert b"REDACTED" in emitted
     assert b"Traceback" not in emitted

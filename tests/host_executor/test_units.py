@@ -143,6 +143,21 @@ def test_the_redactor_catches_every_encoding() -> None:
     assert Redactor().scrub(secret) == secret
 
 
+def test_the_redactor_catches_collapsed_whitespace_and_a_secret_cut_short() -> None:
+    secret = "pass  word\t9"
+    redactor = Redactor([secret])
+    # HTML text and document titles fold whitespace runs into one space.
+    for shown in ("pass word 9", "pass\nword  9", "<b>pass word 9</b>"):
+        cleaned = redactor.scrub(shown)
+        assert REDACTED in cleaned and "word" not in cleaned, cleaned
+    # A cut that falls inside the secret leaves its start: that is removed too, in every form.
+    for start in ("pass  wo", "pass%20%20w", "pa"):
+        cut = f"<p>title {start}"
+        assert redactor.scrub_cut(cut) == f"<p>title {REDACTED}", start
+    assert redactor.scrub_cut("<p>title p") == "<p>title p"  # one character says nothing
+    assert redactor.scrub_cut("no secret here") == "no secret here"
+
+
 def test_log_lines_are_json_and_scrubbed_of_active_secrets() -> None:
     registry = SecretRegistry(linger=60)
     stream = io.StringIO()
