@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +54,46 @@ def pinned_version() -> str:
 @pytest.fixture(scope="session")
 def real_jar(pinned_version: str) -> ResolvedJar:
     return resolve_jar(pinned_version, None)
+
+
+_SEED_LIMIT = 512 * 1024 * 1024
+
+
+@pytest.fixture(scope="session")
+def maven_without_playwright(
+    real_jar: ResolvedJar, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """The Maven repository this session resolved the JAR through, copied without any
+    com.microsoft.playwright artifact: mvn's own plugins are present, so a test of a missing version
+    spends its time on the lookup instead of downloading maven-dependency-plugin again. A repository
+    too big to copy quickly gives an empty seed (the test is then only slower)."""
+    # Depending on real_jar makes mvn run (and fetch its plugins) before the copy is taken.
+    source = Path(os.environ.get("MAVEN_REPO_LOCAL") or Path.home() / ".m2" / "repository")
+    seed = tmp_path_factory.mktemp("maven-seed") / "repository"
+    if not source.is_dir() or _size(source) > _SEED_LIMIT:
+        seed.mkdir()
+        return seed
+    shutil.copytree(source, seed, ignore=_skip_playwright(source))
+    return seed
+
+
+def _size(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+
+
+def _skip_playwright(root: Path) -> Callable[[str, list[str]], list[str]]:
+    playwright = root / "com" / "microsoft" / "playwright"
+
+    def ignore(folder: str, names: list[str]) -> list[str]:
+        return [n for n in names if Path(folder, n) == playwright]
+
+    return ignore
+
+
+def seeded_maven(seed: Path, target: Path) -> Path:
+    """A private copy of `seed` at `target`: mvn writes into it, so no two tests share one."""
+    shutil.copytree(seed, target, dirs_exist_ok=True)
+    return target
 
 
 @pytest.fixture(scope="session")

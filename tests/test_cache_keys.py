@@ -34,6 +34,22 @@ def _run(project: Path, out: Path, cache: Path | None, *extra: str) -> int:
     return done.returncode
 
 
+@pytest.fixture(scope="module")
+def before_the_change(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the project, a warm cache filled by it and the tree it wrote: one cold run that
+    every test below copies instead of repeating."""
+    base = tmp_path_factory.mktemp("before")
+    project = _copy_project(base / "project")
+    assert _run(project, base / "old", base / "cache") == 0
+    return base
+
+
+def _private_copy(base: Path, root: Path) -> tuple[Path, Path, Path]:
+    """The project, cache and old tree of `base`, copied to `root` for one test to change."""
+    shutil.copytree(base, root, symlinks=True)
+    return root / "project", root / "cache", root / "old"
+
+
 @pytest.mark.parametrize(
     ("module", "before", "after"),
     [
@@ -42,11 +58,10 @@ def _run(project: Path, out: Path, cache: Path | None, *extra: str) -> int:
     ],
 )
 def test_a_code_change_never_reads_old_cache_entries(
-    tmp_path: Path, module: str, before: str, after: str
+    before_the_change: Path, tmp_path: Path, module: str, before: str, after: str
 ) -> None:
-    project = _copy_project(tmp_path / "project")
-    cache, old = tmp_path / "cache", tmp_path / "old"
-    assert _run(project, old, cache) == 0
+    project, cache, old = _private_copy(before_the_change, tmp_path / "copy")
+    assert _run(project, old, cache, "--check") == 0
     source = project / "generator" / module
     text = source.read_text(encoding="utf-8")
     assert text.count(before) == 1, f"{module} no longer defines {before.strip()}"
@@ -80,9 +95,12 @@ def test_digests_differ_by_code() -> None:
     assert code_digest("generator.python_format") != code_digest("generator.yaml_text")
 
 
-def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(tmp_path: Path) -> None:
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    assert _run(REPO, out, cache) == 0
+def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(
+    before_the_change: Path, tmp_path: Path
+) -> None:
+    project, cache, out = _private_copy(before_the_change, tmp_path / "copy")
+    # Run records are kept per output path: one warm run records the copy as current.
+    assert _run(project, out, cache) == 0
     probe = (
         "import json, sys\n"
         "from generator.cli import main\n"
@@ -92,7 +110,7 @@ def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(tmp_path: P
         "print(json.dumps([status, heavy, code_digest.cache_info().currsize]))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, check=True
     )
     status, heavy, digests = json.loads(done.stdout.splitlines()[-1])
     assert "is up to date" in done.stdout

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, generate
+from conftest import REPO, generate, seeded_maven
 
 from generator.jar_resolver import ResolvedJar
 
@@ -355,10 +355,14 @@ def test_mvn_offline_excerpt_names_the_cause(out: Path, tmp_path: Path) -> None:
     assert "offline mode" in done.stderr
 
 
-def test_pinned_version_does_not_exist(out: Path, tmp_path: Path) -> None:
+def test_pinned_version_does_not_exist(
+    out: Path, tmp_path: Path, maven_without_playwright: Path
+) -> None:
     before = _snapshot(out)
     allowlist = _allowlist(tmp_path, SMALL.replace("1.62.0", "0.0.0-no-such-version"))
-    done = _run(out, env={**os.environ, **_empty_homes(tmp_path)}, allowlist=allowlist)
+    homes = _empty_homes(tmp_path)
+    seeded_maven(maven_without_playwright, Path(homes["MAVEN_REPO_LOCAL"]))
+    done = _run(out, env={**os.environ, **homes}, allowlist=allowlist)
     assert done.returncode == 3, done.stderr
     assert _first_line(done.stderr) == MVN_FAILED.format(version="0.0.0-no-such-version")
     assert "Traceback" not in done.stderr

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import seeded_maven
 
 from generator.diagnostics import GeneratorError
 from generator.jar_resolver import ResolvedJar, resolve_jar
@@ -69,7 +70,10 @@ def test_mvn_fetches_the_pinned_version_without_dependencies(
     assert not (maven / "com/microsoft/playwright/driver-bundle").exists()
 
 
-def test_mvn_reports_a_version_that_does_not_exist(empty_homes: tuple[Path, Path]) -> None:
+def test_mvn_reports_a_version_that_does_not_exist(
+    empty_homes: tuple[Path, Path], maven_without_playwright: Path
+) -> None:
+    seeded_maven(maven_without_playwright, empty_homes[0])
     with pytest.raises(GeneratorError) as raised:
         resolve_jar("0.0.0-does-not-exist", None)
     assert "could not fetch com.microsoft.playwright:playwright:0.0.0-does-not-exist" in str(
