@@ -17,8 +17,9 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
     """`{url, title, tabs, tab, dialog?, consoleErrors?}` of the session after an action, plus
     `extra` (the action's own answer) first.
 
-    Guarantees: never waits long (the title is read within a second and skipped while a dialog
-    blocks the tab, since a page with an open dialog runs no script); console errors are those
+    Guarantees: waits no longer than one action may (the title is read within the action
+    timeout, and skipped while a dialog blocks the tab, since a page with an open dialog runs no
+    script), so a busy machine still reports the real title; console errors are those
     logged since the previous feedback, each cut to 300 characters.
     """
     value: JsonObject = dict(extra or {})
@@ -29,7 +30,7 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
         title = ""
         if session.blocking_dialog() is None:
             with contextlib.suppress(PlaywrightError, TimeoutError):
-                async with asyncio.timeout(1.0):
+                async with asyncio.timeout(session.config.action_timeout):
                     title = await tab.page.title()
         value["title"] = title
         lines.append(f"page: {_short(tab.page.url)[:500]} ({title!r})")

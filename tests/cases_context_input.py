@@ -116,12 +116,13 @@ pad.addEventListener('wheel', e => log.push(`wheel ${e.deltaX},${e.deltaY}`));
 </script>"""
 LOG_JS = "() => window.log"
 # Wheel events (and the scrolling they cause) arrive asynchronously: poll until the page has
-# scrolled 240 px (the mouse-wheel row's deltaY), for at most 2 s.
+# scrolled 240 px (the mouse-wheel row's deltaY). The bound only ends a failing case: a loaded
+# machine may take seconds to deliver the wheel event, and the poll returns as soon as it has.
 WHEEL_JS = """() => new Promise(resolve => {
   const started = Date.now();
   (function poll() {
     const wheel = window.log.filter(entry => entry.startsWith('wheel'));
-    if ((wheel.length && scrollY >= 240) || Date.now() - started > 2000) {
+    if ((wheel.length && scrollY >= 240) || Date.now() - started > 30000) {
       resolve([wheel, scrollX, scrollY]);
     } else {
       requestAnimationFrame(poll);
@@ -415,7 +416,7 @@ open.onsuccess = () => { const tx = open.result.transaction('things', 'readwrite
     Case(
         "context-set-default-timeout",
         (
-            ("web_context_setDefaultTimeout", {"timeout": 2000}),
+            ("web_context_setDefaultTimeout", {"timeout": 15000}),
             ("web_waitForSelector", {"selector": "#late"}),
         ),
         html=LATE_HTML,
@@ -436,7 +437,7 @@ open.onsuccess = () => { const tx = open.result.transaction('things', 'readwrite
     ),
     Case(
         "context-set-default-navigation-timeout",
-        (("web_context_setDefaultNavigationTimeout", {"timeout": 4000}),),
+        (("web_context_setDefaultNavigationTimeout", {"timeout": 15000}),),
         returns=None,
         navigate=True,
         observe="() => document.title",

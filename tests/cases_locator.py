@@ -159,7 +159,7 @@ CASES: tuple[Case, ...] = (
                     "delay": 5,
                     "steps": 2,
                     "noWaitAfter": True,
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -193,7 +193,7 @@ CASES: tuple[Case, ...] = (
                     "selector": "#k",
                     "type": "keydown",
                     "eventInit": {"key": "Q", "shiftKey": True},
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -213,7 +213,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "locator-focus",
-        (("web_locator_focus", {"selector": "#name", "timeout": 4000}),),
+        (("web_locator_focus", {"selector": "#name", "timeout": 15000}),),
         observe="() => document.activeElement.id",
         expected="name",
     ),
@@ -221,7 +221,7 @@ CASES: tuple[Case, ...] = (
         "locator-blur",
         (
             ("web_locator_focus", {"selector": "#name"}),
-            ("web_locator_blur", {"selector": "#name", "timeout": 4000}),
+            ("web_locator_blur", {"selector": "#name", "timeout": 15000}),
         ),
         html="""<!doctype html><input id="name" onblur="this.dataset.blurred = 'yes'">""",
         observe="""() => [document.activeElement === document.body,
@@ -230,13 +230,13 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "locator-fill",
-        (("web_locator_fill", {"selector": "#name", "value": "typed by fill", "timeout": 4000}),),
+        (("web_locator_fill", {"selector": "#name", "value": "typed by fill", "timeout": 15000}),),
         observe="() => document.getElementById('name').value",
         expected="typed by fill",
     ),
     Case(
         "locator-clear",
-        (("web_locator_clear", {"selector": "#name", "timeout": 4000}),),
+        (("web_locator_clear", {"selector": "#name", "timeout": 15000}),),
         html="""<!doctype html>
 <input id="name" value="initial" oninput="this.dataset.events = +(this.dataset.events || 0) + 1">""",
         observe="() => [document.getElementById('name').value, document.getElementById('name').dataset.events]",
@@ -258,14 +258,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "locator-type",
-        (("web_locator_type", {"selector": "#empty", "text": "xyz", "timeout": 4000}),),
+        (("web_locator_type", {"selector": "#empty", "text": "xyz", "timeout": 15000}),),
         html=FORM_HTML,
         observe=TYPED,
         expected=["xyz", "x,y,z,"],
     ),
     Case(
         "locator-check",
-        (("web_locator_check", {"selector": "#off", "timeout": 4000}),),
+        (("web_locator_check", {"selector": "#off", "timeout": 15000}),),
         html=FORM_HTML,
         observe="() => document.getElementById('off').checked",
         expected=True,
@@ -279,7 +279,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "locator-uncheck",
-        (("web_locator_uncheck", {"selector": "#on", "timeout": 4000}),),
+        (("web_locator_uncheck", {"selector": "#on", "timeout": 15000}),),
         html=FORM_HTML,
         observe="() => document.getElementById('on').checked",
         expected=False,
@@ -300,7 +300,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "locator-selectText-paragraph",
-        (("web_locator_selectText", {"selector": "#para", "timeout": 4000}),),
+        (("web_locator_selectText", {"selector": "#para", "timeout": 15000}),),
         html="""<!doctype html><p id="para">select me</p><p>not me</p>""",
         observe="() => window.getSelection().toString()",
         expected="select me",
@@ -314,7 +314,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "locator-scrollIntoViewIfNeeded",
-        (("web_locator_scrollIntoViewIfNeeded", {"selector": "#far", "timeout": 4000}),),
+        (("web_locator_scrollIntoViewIfNeeded", {"selector": "#far", "timeout": 15000}),),
         html="""<!doctype html><div style="height:3000px">spacer</div><p id="far">far away</p>
 <div style="height:3000px">spacer</div>""",
         observe="""() => { const r = document.getElementById('far').getBoundingClientRect();
@@ -342,7 +342,7 @@ CASES: tuple[Case, ...] = (
                     "selector": "#zone",
                     "payload": {"files": THIS_FILE, "data": {"text/plain": "with file"}},
                     "position": {"x": 10, "y": 10},
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -361,7 +361,7 @@ CASES: tuple[Case, ...] = (
                     "sourcePosition": {"x": 5, "y": 5},
                     "targetPosition": {"x": 20, "y": 10},
                     "steps": 3,
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -390,7 +390,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-selectOption-value",
-        (("web_locator_selectOption", {"selector": "#color", "values": "g", "timeout": 4000}),),
+        (("web_locator_selectOption", {"selector": "#color", "values": "g", "timeout": 15000}),),
         html=SELECT_HTML,
         returns=["g"],
         observe="() => [document.getElementById('color').value, document.body.dataset.changed]",
@@ -439,7 +439,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
                 {
                     "selector": "#file",
                     "files": {"name": "note.txt", "mimeType": "text/plain", "buffer": "aGVsbG8="},
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -473,24 +473,24 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-innerText",
-        (("web_locator_innerText", {"selector": "#mixed", "timeout": 4000}),),
+        (("web_locator_innerText", {"selector": "#mixed", "timeout": 15000}),),
         html=ITEMS_HTML,
         returns="ab",
     ),
     Case(
         "locator-innerHTML",
-        (("web_locator_innerHTML", {"selector": "#rich", "timeout": 4000}),),
+        (("web_locator_innerHTML", {"selector": "#rich", "timeout": 15000}),),
         html="""<!doctype html><div id="rich"><b>bold</b> &amp; plain</div>""",
         returns="<b>bold</b> &amp; plain",
     ),
     Case(
         "locator-inputValue",
-        (("web_locator_inputValue", {"selector": "#name", "timeout": 4000}),),
+        (("web_locator_inputValue", {"selector": "#name", "timeout": 15000}),),
         returns="initial",
     ),
     Case(
         "locator-getAttribute",
-        (("web_locator_getAttribute", {"selector": "#name", "name": "value", "timeout": 4000}),),
+        (("web_locator_getAttribute", {"selector": "#name", "name": "value", "timeout": 15000}),),
         returns="initial",
     ),
     Case(
@@ -514,7 +514,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     Case("locator-count-zero", (("web_locator_count", {"selector": ".missing"}),), returns=0),
     Case(
         "locator-isChecked-true",
-        (("web_locator_isChecked", {"selector": "#on", "timeout": 4000}),),
+        (("web_locator_isChecked", {"selector": "#on", "timeout": 15000}),),
         html=FORM_HTML,
         returns=True,
     ),
@@ -526,7 +526,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-isDisabled-true",
-        (("web_locator_isDisabled", {"selector": "#dead", "timeout": 4000}),),
+        (("web_locator_isDisabled", {"selector": "#dead", "timeout": 15000}),),
         html=FORM_HTML,
         returns=True,
     ),
@@ -538,7 +538,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-isEnabled-true",
-        (("web_locator_isEnabled", {"selector": "#go", "timeout": 4000}),),
+        (("web_locator_isEnabled", {"selector": "#go", "timeout": 15000}),),
         html=FORM_HTML,
         returns=True,
     ),
@@ -550,7 +550,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-isEditable-true",
-        (("web_locator_isEditable", {"selector": "#name", "timeout": 4000}),),
+        (("web_locator_isEditable", {"selector": "#name", "timeout": 15000}),),
         html=FORM_HTML,
         returns=True,
     ),
@@ -562,7 +562,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-isVisible-true",
-        (("web_locator_isVisible", {"selector": "#go", "timeout": 4000}),),
+        (("web_locator_isVisible", {"selector": "#go", "timeout": 15000}),),
         html=FORM_HTML,
         returns=True,
     ),
@@ -574,7 +574,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-isHidden-true",
-        (("web_locator_isHidden", {"selector": "#gone", "timeout": 4000}),),
+        (("web_locator_isHidden", {"selector": "#gone", "timeout": 15000}),),
         html=FORM_HTML,
         returns=True,
     ),
@@ -586,7 +586,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-boundingBox",
-        (("web_locator_boundingBox", {"selector": "#box", "timeout": 4000}),),
+        (("web_locator_boundingBox", {"selector": "#box", "timeout": 15000}),),
         html=FORM_HTML,
         returns={"x": 10, "y": 200, "width": 100, "height": 50},
     ),
@@ -608,7 +608,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
         (
             (
                 "web_locator_ariaSnapshot",
-                {"selector": "#list", "depth": 1, "mode": "ai", "boxes": True, "timeout": 4000},
+                {"selector": "#list", "depth": 1, "mode": "ai", "boxes": True, "timeout": 15000},
             ),
         ),
         html="""<!doctype html><body style="margin:0">
@@ -637,7 +637,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
                     "caret": "hide",
                     "omitBackground": False,
                     "type": "png",
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -705,7 +705,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     Case(
         "locator-waitFor-visible",
         # #later is shown 150 ms after load: the observation proves the tool waited.
-        (("web_locator_waitFor", {"selector": "#later", "state": "visible", "timeout": 4000}),),
+        (("web_locator_waitFor", {"selector": "#later", "state": "visible", "timeout": 15000}),),
         html=WAIT_HTML,
         returns=None,
         observe="() => getComputedStyle(document.getElementById('later')).display",
@@ -713,7 +713,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
     Case(
         "locator-waitFor-detached",
-        (("web_locator_waitFor", {"selector": "#doomed", "state": "detached", "timeout": 4000}),),
+        (("web_locator_waitFor", {"selector": "#doomed", "state": "detached", "timeout": 15000}),),
         html=WAIT_HTML,
         returns=None,
         observe="() => document.getElementById('doomed') === null",
@@ -722,7 +722,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     Case(
         "locator-waitFor-attached-hidden",
         # The default state (visible) would time out on a display:none element; attached does not.
-        (("web_locator_waitFor", {"selector": "#gone", "state": "attached", "timeout": 4000}),),
+        (("web_locator_waitFor", {"selector": "#gone", "state": "attached", "timeout": 15000}),),
         html=FORM_HTML,
         returns=None,
     ),
@@ -736,7 +736,7 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
                     "selector": "#status",
                     "expression": "(el, want) => el.textContent === want",
                     "arg": "done",
-                    "timeout": 4000,
+                    "timeout": 15000,
                 },
             ),
         ),

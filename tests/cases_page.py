@@ -217,7 +217,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "page-aria-snapshot-ai",
-        (("web_ariaSnapshot", {"mode": "ai", "timeout": 2000}),),
+        (("web_ariaSnapshot", {"mode": "ai", "timeout": 15000}),),
         returns='- generic [active] [ref=e1]:\n  - heading "Hello" [level=1] [ref=e2]\n'
         '  - textbox [ref=e3]: initial\n  - button "Go" [ref=e4]\n'
         "  - paragraph [ref=e5]: one\n  - paragraph [ref=e6]: two",
@@ -259,7 +259,7 @@ CASES: tuple[Case, ...] = (
         "page-input-value",
         (
             ("web_evaluate", {"expression": "document.querySelector('#name').value = 'live'"}),
-            ("web_inputValue", {"selector": "#name", "timeout": 1000}),
+            ("web_inputValue", {"selector": "#name", "timeout": 15000}),
         ),
         returns="live",
     ),
@@ -270,7 +270,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "page-get-attribute-missing",
-        (("web_getAttribute", {"selector": "#go", "name": "data-none", "timeout": 1000}),),
+        (("web_getAttribute", {"selector": "#go", "name": "data-none", "timeout": 15000}),),
         returns=None,
     ),
     Case(
@@ -466,7 +466,7 @@ CASES: tuple[Case, ...] = (
     # A string matches an option's value or its label (the Java overloads' rule).
     Case(
         "page-select-option-many",
-        (("web_selectOption", {"selector": "#many", "values": ["r", "Blue"], "timeout": 1000}),),
+        (("web_selectOption", {"selector": "#many", "values": ["r", "Blue"], "timeout": 15000}),),
         html=SELECT_HTML,
         returns=["r", "b"],
         observe="() => [...document.querySelector('#many').selectedOptions].map(o => o.value)",
@@ -541,7 +541,7 @@ CASES: tuple[Case, ...] = (
         "page-reload",
         (
             ("web_evaluate", {"expression": "window.__beforeReload = 1"}),
-            ("web_reload", {"waitUntil": "load", "timeout": 3000}),
+            ("web_reload", {"waitUntil": "load", "timeout": 15000}),
         ),
         check=_response_for("/case/page-reload"),
         observe="() => typeof window.__beforeReload",
@@ -561,7 +561,7 @@ CASES: tuple[Case, ...] = (
     # The runner's page opened on about:blank, which has no Response: going back there returns null.
     Case(
         "page-go-back-to-blank",
-        (("web_goBack", {"timeout": 2000}),),
+        (("web_goBack", {"timeout": 15000}),),
         returns=None,
         observe="() => location.href",
         expected="about:blank",
@@ -580,14 +580,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "page-wait-for-url",
-        (("web_waitForURL", {"url": "**/after/page-wait-for-url", "timeout": 3000}),),
+        (("web_waitForURL", {"url": "**/after/page-wait-for-url", "timeout": 15000}),),
         html="<title>soon gone</title><script>setTimeout(() => { location.href = '/after/page-wait-for-url' }, 200)</script>",
         observe="() => [location.pathname, document.title]",
         expected=["/after/page-wait-for-url", "after"],
     ),
     Case(
         "page-wait-for-load-state",
-        (("web_waitForLoadState", {"state": "load", "timeout": 3000}),),
+        (("web_waitForLoadState", {"state": "load", "timeout": 15000}),),
         observe="() => document.readyState",
         expected="complete",
     ),
@@ -595,7 +595,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "page-set-default-navigation-timeout",
         (
-            ("web_setDefaultNavigationTimeout", {"timeout": 3000}),
+            ("web_setDefaultNavigationTimeout", {"timeout": 15000}),
             ("web_reload", {}),
         ),
         check=_response_for("/case/page-set-default-navigation-timeout"),
@@ -604,7 +604,7 @@ CASES: tuple[Case, ...] = (
     # live object (ElementHandle): the effect is that the element exists when the tool returns.
     Case(
         "page-wait-for-selector",
-        (("web_waitForSelector", {"selector": "#early", "state": "detached", "timeout": 3000}),),
+        (("web_waitForSelector", {"selector": "#early", "state": "detached", "timeout": 15000}),),
         html=LATE_HTML,
         observe="() => [document.querySelector('#early'), document.querySelector('#late').textContent]",
         expected=[None, "arrived"],
@@ -618,7 +618,7 @@ CASES: tuple[Case, ...] = (
                 {
                     "expression": "id => !!document.getElementById(id)",
                     "arg": "late",
-                    "timeout": 3000,
+                    "timeout": 15000,
                 },
             ),
         ),
@@ -667,7 +667,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "page-set-default-timeout",
         (
-            ("web_setDefaultTimeout", {"timeout": 3000}),
+            ("web_setDefaultTimeout", {"timeout": 15000}),
             ("web_waitForSelector", {"selector": "#late"}),
         ),
         html=LATE_HTML,

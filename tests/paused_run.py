@@ -16,6 +16,13 @@ from conftest import REPO
 _REACH_DEADLINE_S = 300.0
 
 
+def _sigint_as_at_a_terminal() -> None:
+    """A suite started as a background job inherits SIGINT ignored (the shell's rule for `&`),
+    and Python keeps an ignored SIGINT ignored. The tests stand for a user's Ctrl-C at a
+    foreground run, so the generator starts with SIGINT at its default, whatever ran the suite."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class PausedRun:
     """A generator process held at `point` until `release()`; `wait()` gives its exit status."""
 
@@ -34,6 +41,7 @@ class PausedRun:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=_sigint_as_at_a_terminal,
         )
 
     def wait_until_held(self) -> None:

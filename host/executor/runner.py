@@ -32,6 +32,9 @@ from host.jsontypes import JsonObject, JsonValue
 VALUE_ECHO_CHARS = 1024
 """Characters of an unredacted value echoed in the field summary."""
 
+_DISCONNECT_PATIENCE_S = 3.0
+"""How long a failure that looks like a closed browser waits for the disconnect to show."""
+
 SUBMIT_JS = r"""
 (el) => {
   const form = el instanceof HTMLFormElement ? el : (el.form || el.closest('form'));
@@ -139,14 +142,16 @@ class ActionRun:
         raise await self._translate(outcome.error, tool)
 
     async def _browser_gone(self, *, wait: bool) -> bool:
-        # The disconnect event can trail the failed call by a moment: look again a few times.
-        for _ in range(10 if wait else 1):
+        # The disconnect event can trail the failed call, by seconds on a loaded machine: look
+        # again for a while, within the action's own deadline, before blaming something else.
+        patience = min(_DISCONNECT_PATIENCE_S, self.remaining_ms() / 1000) if wait else 0.0
+        give_up = self.loop.time() + patience
+        while True:
             if self.host.pool.connected is None or self.host.pool.generation != self.generation:
                 return True
-            if not wait:
-                break
+            if self.loop.time() >= give_up:
+                return False
             await asyncio.sleep(0.05)
-        return False
 
     def _crashed(self) -> ExecutorError:
         return ExecutorError(

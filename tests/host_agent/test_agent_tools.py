@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from host_tests.host_helpers import ServedHost
+from host_tests.host_helpers import ServedHost, host_config
 from mcp import Client
 
 from host.agent_web import check_upload
@@ -89,9 +89,9 @@ def test_a_ref_not_in_the_current_snapshot_fails_at_once(
         return elapsed, never, gone
 
     elapsed, never, gone = with_agent(agent_host, body)
-    # "Within a second" in the issue; < 5 s keeps a loaded machine green and still proves the
-    # call did not wait for an action timeout (5 s here, 30 s in Playwright by default).
-    assert elapsed < 5
+    # "Within a second" in the issue; < 20 s keeps a loaded machine green and still proves the
+    # call did not wait for an action timeout (30 s on the served host here).
+    assert elapsed < 20
     assert "take a new snapshot" in never and "take a new snapshot" in gone
 
 
@@ -116,7 +116,7 @@ def test_snapshot_output_is_capped_with_a_note() -> None:
     from host.core import Host
 
     async def run() -> dict[str, Any]:
-        async with Host(HostConfig(snapshot_limit=300)) as host:
+        async with Host(host_config(snapshot_limit=300)) as host:
             html = "<ul>" + "".join(f"<li>row {i}</li>" for i in range(100)) + "</ul>"
             await host.call("k", "navigate", {"url": "data:text/html," + html})
             outcome = await host.call("k", "web_snapshot", {})
@@ -185,7 +185,7 @@ def test_upload_rules_each_refusal_names_its_rule(tmp_path: Path) -> None:
     outside = tmp_path / "secret.txt"
     outside.write_text("secret")
     os.symlink(outside, allowed / "link.txt")
-    config = HostConfig(upload_dirs=(allowed,))
+    config = host_config(upload_dirs=(allowed,))
 
     def refusal(config: HostConfig, path: str) -> str:
         with pytest.raises(HostError) as raised:
@@ -194,7 +194,7 @@ def test_upload_rules_each_refusal_names_its_rule(tmp_path: Path) -> None:
 
     assert check_upload(config, "ok.txt") == (allowed / "ok.txt").resolve()
     assert check_upload(config, str(allowed / "sub" / ".." / "ok.txt")).name == "ok.txt"
-    assert refusal(HostConfig(), "ok.txt").startswith("upload_disabled: rule 'uploads are off'")
+    assert refusal(host_config(), "ok.txt").startswith("upload_disabled: rule 'uploads are off'")
     assert "rule 'inside an allowed directory'" in refusal(config, "link.txt")  # symlink out
     assert "rule 'inside an allowed directory'" in refusal(config, "../secret.txt")
     assert "rule 'inside an allowed directory'" in refusal(config, str(outside))

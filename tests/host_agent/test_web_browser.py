@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import mcp_types as types
+from host_tests.host_helpers import host_config
 from mcp import Client
 
 from host.config import HostConfig
@@ -59,7 +60,7 @@ def test_every_action_in_chromium(pages: Pages, tmp_path: Path) -> None:
     uploads.mkdir()
     (uploads / "a.txt").write_text("abc")
     storage = tmp_path / "store"
-    config = HostConfig(upload_dirs=(uploads,), storage_dir=storage)
+    config = host_config(upload_dirs=(uploads,), storage_dir=storage)
 
     async def body(act: Any, host: Host) -> dict[str, Any]:
         seen: dict[str, Any] = {}
@@ -137,7 +138,7 @@ def test_get_html_drops_scripts_and_cuts_depth_and_screenshot_without_storage(
         text = ok(await act("x", "get_visible_text"))["result"]
         return [html, shot, long, text]
 
-    html, shot, _, text = run(HostConfig(), body)
+    html, shot, _, text = run(host_config(), body)
     assert html == '<div id="top"><section>...</section></div>'
     image = shot.content[0]
     assert isinstance(image, types.ImageContent)
@@ -156,4 +157,4 @@ def test_two_agents_never_see_each_other(pages: Pages) -> None:
         results = list(await asyncio.gather(one(act, "red"), one(act, "blue")))
         return [*results, len(host.sessions)]
 
-    assert run(HostConfig(), body) == ["who=red", "who=blue", 2]
+    assert run(host_config(), body) == ["who=red", "who=blue", 2]

@@ -17,12 +17,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from host.config import HostConfig
+
 # -- the page server ---------------------------------------------------------------------------
 
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 CHROMIUM = "/usr/bin/chromium"
+# The suite runs two workers on two cores, often beside other work: an action that takes 200 ms
+# on a quiet machine can take seconds. Hosts under test get a generous action timeout; tests
+# about timeouts pass their own short ones.
+ACTION_TIMEOUT_S = 30.0
+
+
+def host_config(**settings: Any) -> HostConfig:
+    """A HostConfig for tests: the defaults, with the action timeout above, plus `settings`."""
+    return HostConfig(**{"action_timeout": ACTION_TIMEOUT_S, **settings})
+
+
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000") + bytes(
     range(200, 256)
 )
@@ -205,7 +218,19 @@ def serve_host(
     *extra: str, env: dict[str, str] | None = None, bind: str = "127.0.0.1:0"
 ) -> ServedHost:
     process = subprocess.Popen(
-        [PYTHON, "-m", "host", "serve", "--http", bind, "--log-level", "info", *extra],
+        [
+            PYTHON,
+            "-m",
+            "host",
+            "serve",
+            "--http",
+            bind,
+            "--log-level",
+            "info",
+            "--action-timeout",
+            str(ACTION_TIMEOUT_S),
+            *extra,
+        ],
         cwd=REPO,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

@@ -11,11 +11,10 @@ from typing import Any
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 
-from host.config import HostConfig
 from host.core import Host
 from host.mcp_server import build_server
 from host.registry import ToolRegistry
-from host_tests.host_helpers import PYTHON, REPO, ServedHost
+from host_tests.host_helpers import PYTHON, REPO, ServedHost, host_config
 
 # The default toolset (web_agent) as listed by a host without --enable-execute.
 DEFAULT_TOOLS = sorted(set(ToolRegistry().toolsets["web_agent"].tools) - {"playwright_execute"})
@@ -66,7 +65,7 @@ def check_common(seen: dict[str, Any], names: list[str]) -> None:
 
 def test_python_sdk_in_memory() -> None:
     async def run() -> tuple[dict[str, Any], types.CallToolResult, int, int]:
-        async with Host(HostConfig()) as host:
+        async with Host(host_config()) as host:
             server = build_server(host, host.registry.select(["default", "web_framework"]))
             async with Client(server, mode="legacy") as client:
                 seen = await exercise(client)

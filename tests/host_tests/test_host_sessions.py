@@ -12,11 +12,16 @@ import jsonschema
 import pytest
 import yaml
 
-from host.config import HostConfig
 from host.core import Host
 from host.descriptors import HOST_TOOLS_DIR
 from host.results import ToolOutcome
-from host_tests.host_helpers import REPO, AppServer, LoopThread, wait_until
+from host_tests.host_helpers import (
+    REPO,
+    AppServer,
+    LoopThread,
+    host_config,
+    wait_until,
+)
 
 
 class Caller:
@@ -41,7 +46,7 @@ class Caller:
 
 @pytest.fixture(scope="module")
 def call(loop: LoopThread) -> Iterator[Caller]:
-    host = Host(HostConfig(max_result_bytes=1_000_000, idle_timeout=600))
+    host = Host(host_config(max_result_bytes=1_000_000, idle_timeout=600))
     loop.run(host.start())
     yield Caller(loop, host)
     loop.run(host.close())
@@ -298,7 +303,7 @@ def test_a_crashed_tab_is_replaced(call: Caller, app: AppServer) -> None:
 
 
 def test_idle_sessions_are_closed_and_the_limit_is_enforced(loop: LoopThread) -> None:
-    host = Host(HostConfig(max_sessions=2, idle_timeout=30, dialog_policy="dismiss"))
+    host = Host(host_config(max_sessions=2, idle_timeout=30, dialog_policy="dismiss"))
     caller = Caller(loop, host)
     try:
         caller.ok("one", "web_evaluate", {"expression": "window.keep = 1"})
