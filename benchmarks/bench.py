@@ -52,9 +52,11 @@ from pathlib import Path
 sys.path.insert(0, {repo!r})
 import generator.render as render
 captured = {{}}
-render.Renderer._format_all = lambda self, texts: (captured.update(texts), texts)[1]
+render.format_all = lambda texts, cache: (captured.update(texts), texts)[1]
 from generator.cli import main
 main(["--out", {out!r}, "--no-cache", "-q", "--allowlist", {allowlist!r}])
+if not captured:
+    sys.exit("captured no Python text: the hook above no longer intercepts render's formatting")
 Path({texts!r}).write_text(json.dumps(captured))
 """
 
