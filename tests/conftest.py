@@ -7,12 +7,12 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from local_server import serve
 
 from generator.allowlist import load_allowlist
 from generator.cli import main as run_generator
@@ -172,12 +172,10 @@ def page_server() -> Iterator[PageServer]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.origin = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = serve(Handler)
+    state.origin = server.origin
     yield state
-    server.shutdown()
+    server.stop()
 
 
 _CACHES = {"__pycache__", ".mypy_cache", ".ruff_cache"}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import http.server
 import json
-import threading
 from dataclasses import dataclass
 from html import escape
 from urllib.parse import parse_qs, urlsplit
+
+from local_server import LocalServer, serve
 
 PAGES = {
     "/login": "<title>Sign in</title><h1>Sign in</h1><form action=/welcome>"
@@ -71,7 +72,7 @@ class Pages:
         return self.base + path
 
 
-def start_pages() -> tuple[Pages, http.server.ThreadingHTTPServer]:
+def start_pages() -> tuple[Pages, LocalServer]:
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
@@ -104,7 +105,5 @@ def start_pages() -> tuple[Pages, http.server.ThreadingHTTPServer]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    return Pages(f"http://127.0.0.1:{httpd.server_address[1]}"), httpd
+    httpd = serve(Handler)
+    return Pages(httpd.origin), httpd

@@ -15,7 +15,7 @@ from host_agent.agent_pages import Pages, start_pages
 def pages() -> Iterator[Pages]:
     server, httpd = start_pages()
     yield server
-    httpd.shutdown()
+    httpd.stop()
 
 
 @pytest.fixture(scope="module")

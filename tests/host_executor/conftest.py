@@ -14,7 +14,7 @@ def pages() -> Iterator[PageServer]:
     state, server = start_page_server()
     yield state
     state.release.set()
-    server.shutdown()
+    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from local_server import LocalServer, serve
+
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
@@ -75,7 +77,7 @@ class PageServer:
         return self.base + path
 
 
-def start_page_server() -> tuple[PageServer, http.server.ThreadingHTTPServer]:
+def start_page_server() -> tuple[PageServer, LocalServer]:
     state = PageServer()
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -113,10 +115,8 @@ def start_page_server() -> tuple[PageServer, http.server.ThreadingHTTPServer]:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    state.base = f"http://127.0.0.1:{server.server_address[1]}"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = serve(Handler)
+    state.base = server.origin
     return state, server
 
 

@@ -13,7 +13,7 @@ from host_tests.host_helpers import AppServer, LoopThread, ServedHost, make_app_
 def app() -> Iterator[AppServer]:
     server, httpd = make_app_server()
     yield server
-    httpd.shutdown()
+    httpd.stop()
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from local_server import LocalServer, serve
+
 from host.config import HostConfig
 
 # -- the page server ---------------------------------------------------------------------------
@@ -69,7 +71,7 @@ class AppServer:
         return [h for p, h in list(self.seen) if p == path]
 
 
-def make_app_server() -> tuple[AppServer, http.server.ThreadingHTTPServer]:
+def make_app_server() -> tuple[AppServer, LocalServer]:
     """Serve PAGES (and a few API answers) on 127.0.0.1 in a thread."""
     server_state = AppServer(base="")
 
@@ -105,10 +107,8 @@ def make_app_server() -> tuple[AppServer, http.server.ThreadingHTTPServer]:
         def log_message(self, *args: object) -> None:
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server_state.base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    httpd = serve(Handler)
+    server_state.base = httpd.origin
     return server_state, httpd
 
 
