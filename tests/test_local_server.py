@@ -12,7 +12,7 @@ import socket
 import threading
 
 import pytest
-from local_server import LocalServer
+from local_server import serve
 
 BODY = b"x" * (4 << 20)
 """Larger than any socket buffer, so writing it to a closed peer must fail."""
@@ -37,10 +37,10 @@ def _run_one(fail: str, capsys: pytest.CaptureFixture[str]) -> str:
         def log_message(self, *args: object) -> None:
             pass
 
-    server = LocalServer(("127.0.0.1", 0), Handler)
+    server = serve(Handler)
+    # Read per request: the handler's thread is joined by `stop`, before the assertion.
     server.daemon_threads = False
     server.block_on_close = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     with socket.create_connection(server.server_address[:2]) as client:
         client.sendall(b"GET / HTTP/1.0\r\n\r\n")
         # Until the handler runs, `stop` could end the server with the request never handled.
