@@ -551,6 +551,8 @@ CASES: tuple[Case, ...] = (
         "page-go-back",
         (
             ("web_click", {"selector": "#next"}),
+            # The click only starts the navigation; history moves once it has committed.
+            ("web_waitForURL", {"url": "**/after/page-go-back"}),
             ("web_goBack", {"waitUntil": "load"}),
         ),
         html=LINK_HTML.format("/after/page-go-back"),
@@ -570,6 +572,8 @@ CASES: tuple[Case, ...] = (
         "page-go-forward",
         (
             ("web_click", {"selector": "#next"}),
+            # The click only starts the navigation; history moves once it has committed.
+            ("web_waitForURL", {"url": "**/after/page-go-forward"}),
             ("web_goBack", {}),
             ("web_goForward", {"waitUntil": "domcontentloaded"}),
         ),
