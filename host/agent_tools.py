@@ -64,6 +64,7 @@ async def web_tabs(call: CallContext, args: JsonObject) -> JsonValue:
         if action == "select":
             session.current = tab
         else:
+            session.closing_intent = True  # closing the last tab ends the session
             await tab.page.close()
             if session.ended is not None:
                 return {"tabs": [], "closed": position}

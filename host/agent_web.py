@@ -19,6 +19,7 @@ from host.errors import HostError
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
+from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
 from host.results import Image, Rendered
 from host.targets import locate, record_refs
 
@@ -60,19 +61,32 @@ def cut_text(text: str, limit: int = TEXT_LIMIT) -> tuple[str, bool]:
     return (text, False) if len(text) <= limit else (text[:limit], True)
 
 
+# The text is cut in the page: only what is returned crosses to the host.
+_TEXT_JS = "(e, limit) => { const t = e.innerText || ''; return [t.slice(0, limit), t.length] }"
+
+
+async def visible_text(locator: Locator, limit: int = TEXT_LIMIT) -> tuple[str, bool]:
+    """An element's visible text, at most `limit` characters, and whether it was cut."""
+    found = await locator.evaluate(_TEXT_JS, limit)
+    text, length = found if isinstance(found, list) and len(found) == 2 else ["", 0]
+    return str(text), isinstance(length, int) and length > limit
+
+
 async def get_text(call: CallContext, args: JsonObject) -> JsonValue:
     target = args.get("target")
     if isinstance(target, str):
-        text = await (await locate(call.tab, target)).inner_text()
+        source = await locate(call.tab, target)
     else:
-        text = await call.tab.page.locator("body").inner_text()
-    text, cut = cut_text(text)
+        source = call.tab.page.locator("body")
+    text, cut = await visible_text(source)
     note = f"\n[cut at {TEXT_LIMIT} characters; pass a target for a part]" if cut else ""
     return Rendered({"text": text, "truncated": cut}, text + note)
 
 
 async def evaluate(call: CallContext, args: JsonObject) -> JsonValue:
-    expression = str(args["expression"])
+    expression = bounded_expression(
+        str(args["expression"]), call.config.max_result_bytes, MAX_RESULT_DEPTH
+    )
     target = args.get("target")
     if isinstance(target, str):
         result = await (await locate(call.tab, target)).evaluate(expression)

@@ -1,112 +1,297 @@
-"""One shared browser per host: launched on first use (or reached over CDP), relaunched after a crash."""
+"""One shared browser per host: launched on first use (or reached over CDP), relaunched when it or
+Playwright's driver dies, and never waited for longer than the launch limit."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
+import time
+from typing import Any
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
 from host.config import HostConfig
+from host.errors import HostError
 
 log = logging.getLogger(__name__)
+
+_RETRY_AFTER_FAILED_LAUNCH_S = 2.0
+"""A launch that failed is not tried again for this long: calls in between fail at once."""
+_STOP_LIMIT_S = 5.0
+
+
+def driver_alive(playwright: Playwright | None) -> bool:
+    """Whether Playwright's driver process still answers: its pipe open, its process running.
+
+    Playwright reports a dead driver only as a plain exception on the next call, and its browser
+    objects still say they are connected; the connection's transport is where it shows first.
+    """
+    if playwright is None:
+        return False
+    transport: Any = getattr(getattr(playwright._impl_obj, "_connection", None), "_transport", None)
+    if transport is None:
+        return True  # a layout this code does not know: trust the calls to fail if it is dead
+    failed = getattr(transport, "on_error_future", None)
+    if failed is not None and failed.done():
+        return False
+    process = getattr(transport, "_proc", None)
+    return process is None or process.returncode is None
+
+
+def _kill_driver(playwright: Playwright) -> None:
+    transport: Any = getattr(getattr(playwright._impl_obj, "_connection", None), "_transport", None)
+    process = getattr(transport, "_proc", None)
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
 
 
 class BrowserPool:
     """Hands out the host's browser.
 
-    Guarantees: `browser()` returns a connected browser, starting Playwright and launching Chromium
-    (or connecting to `cdp_endpoint`) when there is none or the last one disconnected (crashed,
-    killed, remote end gone). `generation` increases with every new browser, so a session can tell
-    that the browser it was created on is gone. `close()` closes the browser (a CDP browser is only
-    disconnected from, never killed) and stops Playwright; it is safe to call twice. With
-    `enable_execute`, a launched browser also listens for CDP on a loopback port (`cdp_url`), which
-    `playwright_execute`'s worker processes connect to; otherwise it listens on no port.
+    Guarantees: `browser()` returns a browser that is connected through a live driver, starting
+    Playwright's driver and launching Chromium (or connecting to `cdp_endpoint`) when there is
+    none, the last browser disconnected (crashed, killed, remote end gone) or the driver died
+    (then a new driver is started). A launch is one shared task, bounded by the config's
+    `launch_timeout`; callers wait for it only until their own deadline and hold no lock while
+    they wait, and a launch that failed is reported at once to calls in the next two seconds
+    (`browser_unavailable`), then tried again. `generation` increases with every new browser, so
+    a session can tell that the browser it was created on is gone. `close()` closes the browser
+    (a CDP browser is only disconnected from, never killed) and stops Playwright; it is safe to
+    call twice. With `enable_execute`, a launched browser also listens for CDP on a loopback port
+    (`cdp_url`), which `playwright_execute`'s worker processes connect to; otherwise it listens
+    on no port.
     """
 
     def __init__(self, config: HostConfig) -> None:
         self._config = config
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._lock = asyncio.Lock()
+        self._launching: asyncio.Task[Browser] | None = None
+        self._failed: tuple[float, HostError] | None = None
+        self._closed = False
         self.generation = 0
         self.launches = 0
+        self.driver_starts = 0
+        self.last_loss: str | None = None
+        """Why the previous browser went away (`the browser exited`, `Playwright's driver exited`)."""
         self.cdp_url: str | None = config.cdp_endpoint
         """Where another process can reach the current browser over CDP (None: nowhere)."""
+        self.on_cdp_port: list[Any] = []
+        """Called with the CDP port of each launched browser that listens on one."""
 
     @property
     def connected(self) -> Browser | None:
-        """The current browser if it is still connected, else None (never launches)."""
+        """The current browser if it is connected through a live driver, else None (never launches)."""
         browser = self._browser
-        return browser if browser is not None and browser.is_connected() else None
+        if browser is None or not browser.is_connected():
+            return None
+        if not driver_alive(self._playwright):
+            return None
+        return browser
 
-    async def browser(self) -> Browser:
+    def loss(self) -> str | None:
+        """Why the current browser cannot be used (None while it can)."""
+        if self._browser is None:
+            return self.last_loss
+        if not driver_alive(self._playwright):
+            return "Playwright's driver exited"
+        if not self._browser.is_connected():
+            return "the browser exited"
+        return None
+
+    async def browser(self, timeout: float | None = None) -> Browser:
+        """The live browser, launched if needed; waits at most `timeout` seconds for a launch."""
         browser = self.connected
         if browser is not None:
             return browser
-        async with self._lock:
-            browser = self.connected
-            if browser is not None:
-                return browser
-            if self._playwright is None:
-                self._playwright = await async_playwright().start()
-            pw = self._playwright
-            chromium = {"chromium": pw.chromium, "firefox": pw.firefox, "webkit": pw.webkit}[
-                self._config.engine
-            ]
-            if self._config.cdp_endpoint:
-                browser = await chromium.connect_over_cdp(
-                    self._config.cdp_endpoint, timeout=self._config.navigation_timeout * 1000
-                )
-            else:
-                args = list(self._config.browser_args)
-                if self._config.enable_execute:
-                    port = _free_loopback_port()
-                    args += [
-                        "--remote-debugging-address=127.0.0.1",
-                        f"--remote-debugging-port={port}",
-                    ]
-                    self.cdp_url = f"http://127.0.0.1:{port}"
-                browser = await chromium.launch(
-                    executable_path=self._config.executable_path,
-                    headless=self._config.headless,
-                    args=args,
-                    # The host, not Playwright, handles SIGTERM/SIGINT and closes the browser.
-                    handle_sigint=False,
-                    handle_sigterm=False,
-                    handle_sighup=False,
-                )
-            browser.on("disconnected", self._on_disconnected)
-            self._browser = browser
-            self.generation += 1
-            self.launches += 1
-            log.info(
-                "browser %s (generation %d)",
-                "connected" if self._config.cdp_endpoint else "launched",
-                self.generation,
+        if self._closed:
+            raise HostError("shutting_down", "the host is shutting down")
+        if self._failed is not None:
+            when, error = self._failed
+            if time.monotonic() - when < _RETRY_AFTER_FAILED_LAUNCH_S:
+                raise HostError(error.code, error.message)
+        if self._launching is None or self._launching.done():
+            self._launching = asyncio.ensure_future(self._launch())
+            self._launching.add_done_callback(_retrieve)
+        try:
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(self._launching)
+        except TimeoutError:
+            raise HostError(
+                "browser_unavailable",
+                f"the browser did not start within this call's {timeout:g} s (it is still "
+                "starting; call again)",
+            ) from None
+
+    async def _launch(self) -> Browser:
+        limit = self._config.launch_timeout
+        try:
+            async with asyncio.timeout(limit + 5.0):
+                browser = await self._start(limit)
+        except TimeoutError:
+            error = HostError(
+                "browser_unavailable",
+                f"the browser did not start within {limit:g} s (the host's launch limit); the "
+                "next call tries again",
             )
-            return browser
+            self._failed = (time.monotonic(), error)
+            raise error from None
+        except HostError as error:
+            self._failed = (time.monotonic(), error)
+            raise
+        except Exception as error:
+            failure = HostError(
+                "browser_unavailable",
+                f"no browser could be started: {_first_line(error)}",
+            )
+            self._failed = (time.monotonic(), failure)
+            raise failure from None
+        self._failed = None
+        return browser
+
+    async def _start(self, limit: float) -> Browser:
+        if self._browser is not None and self.last_loss is None:
+            self.last_loss = self.loss()
+        self._browser = None
+        if self._playwright is not None and not driver_alive(self._playwright):
+            await self._stop_playwright()
+        if self._playwright is None:
+            self._playwright = await async_playwright().start()
+            self.driver_starts += 1
+        pw = self._playwright
+        engine = {"chromium": pw.chromium, "firefox": pw.firefox, "webkit": pw.webkit}[
+            self._config.engine
+        ]
+        if self._config.cdp_endpoint:
+            browser = await engine.connect_over_cdp(self._config.cdp_endpoint, timeout=limit * 1000)
+        else:
+            args = list(self._config.browser_args)
+            port = None
+            if self._config.enable_execute:
+                port = _free_loopback_port()
+                args += ["--remote-debugging-address=127.0.0.1", f"--remote-debugging-port={port}"]
+            browser = await engine.launch(
+                executable_path=self._config.executable_path,
+                headless=self._config.headless,
+                args=args,
+                timeout=limit * 1000,
+                # The host, not Playwright, handles SIGTERM/SIGINT and closes the browser.
+                handle_sigint=False,
+                handle_sigterm=False,
+                handle_sighup=False,
+            )
+            if port is not None:
+                self.cdp_url = f"http://127.0.0.1:{port}"
+                for listener in self.on_cdp_port:
+                    listener(port)
+        browser.on("disconnected", self._on_disconnected)
+        self._browser = browser
+        self.generation += 1
+        self.launches += 1
+        log.info(
+            "browser %s (generation %d)",
+            "connected" if self._config.cdp_endpoint else "launched",
+            self.generation,
+        )
+        return browser
 
     def _on_disconnected(self, browser: Browser) -> None:
         if browser is self._browser:
             log.warning("the browser disconnected (generation %d)", self.generation)
+            self.last_loss = "the browser exited"
             self._browser = None
 
+    def check(self) -> str | None:
+        """Look at the browser and the driver now; if either is gone, forget the browser (the
+        next `browser()` starts a new one) and say why."""
+        loss = self.loss() if self._browser is not None else None
+        if loss is not None:
+            log.warning("%s (generation %d)", loss, self.generation)
+            self.last_loss = loss
+            self._browser = None
+        return loss
+
+    def gone(self) -> str | None:
+        """Why the browser of the current generation cannot be used any more (None: it can)."""
+        if self.connected is not None:
+            return None
+        return self.check() or self.last_loss or "the browser exited"
+
+    async def gone_after(self, patience: float) -> str | None:
+        """`gone()`, looked at again for up to `patience` seconds: a browser's disconnect can
+        trail the failed call that it caused (by seconds on a loaded machine)."""
+        give_up = time.monotonic() + patience
+        while True:
+            loss = self.gone()
+            if loss is not None or time.monotonic() >= give_up:
+                return loss
+            await asyncio.sleep(0.05)
+
+    async def probe(self, timeout: float = 5.0) -> str | None:
+        """A round trip to the browser through the driver: None if it answered within `timeout`,
+        else why not (then the browser is forgotten, as by `check`)."""
+        browser = self.connected
+        if browser is None:
+            return self.check() or self.last_loss or "no browser is running"
+        try:
+            async with asyncio.timeout(timeout):
+                context = await browser.new_context()
+                await context.close()
+        except Exception as error:
+            loss = self.check()
+            if loss is None:
+                return f"the browser did not answer: {_first_line(error)}"
+            return loss
+        return None
+
+    async def _stop_playwright(self) -> None:
+        playwright, self._playwright = self._playwright, None
+        if playwright is None:
+            return
+        if not driver_alive(playwright):
+            _kill_driver(playwright)
+        try:
+            async with asyncio.timeout(_STOP_LIMIT_S):
+                await playwright.stop()
+        except Exception:
+            log.debug("stopping Playwright failed", exc_info=True)
+            _kill_driver(playwright)
+
     async def close(self) -> None:
-        async with self._lock:
-            browser, self._browser = self._browser, None
-            if browser is not None:
-                try:
+        self._closed = True
+        launching = self._launching
+        if launching is not None and not launching.done():
+            launching.cancel()
+            with contextlib.suppress(BaseException):
+                await launching
+        browser, self._browser = self._browser, None
+        if browser is not None and driver_alive(self._playwright):
+            try:
+                async with asyncio.timeout(_STOP_LIMIT_S):
                     await browser.close()
-                except Exception:  # already gone
-                    log.debug("closing the browser failed", exc_info=True)
-            playwright, self._playwright = self._playwright, None
-            if playwright is not None:
-                try:
-                    await playwright.stop()
-                except Exception:
-                    log.debug("stopping Playwright failed", exc_info=True)
+            except Exception:  # already gone
+                log.debug("closing the browser failed", exc_info=True)
+        await self._stop_playwright()
+
+
+def force_stop(pool: BrowserPool) -> None:
+    """Kill the pool's driver at once (its browser exits with it): the last resort of a shutdown
+    that did not finish in time."""
+    if pool._playwright is not None:
+        _kill_driver(pool._playwright)
+
+
+def _retrieve(task: asyncio.Task[Browser]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(getattr(error, "message", None) or error).strip()
+    return (text.splitlines()[0] if text else type(error).__name__)[:500]
 
 
 def _free_loopback_port() -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -12,6 +13,7 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from host.config import LOOPBACK_HOSTS, HostConfig
 from host.registry import ToolRegistry
@@ -186,55 +188,98 @@ def _warm_up() -> None:
 
 
 async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
-    from mcp.server.stdio import stdio_server
+    """Serve MCP on stdin/stdout until the client is gone (stdin at EOF, stdout closed) or a
+    SIGTERM/SIGINT arrives; then close every session, the browser and the driver, within
+    `SHUTDOWN_LIMIT_S`."""
+    import anyio
+    from mcp.shared.message import SessionMessage
 
     from host.core import Host
+    from host.keys import SessionKey
     from host.mcp_server import build_server
+    from host.stdio import StdioWire, serve_wire
 
     host = Host(config, registry)
-    server = build_server(host, host.registry.select(config.toolsets), fixed_key="stdio")
+    server = build_server(
+        host, host.registry.select(config.toolsets), fixed_key=SessionKey("stdio", "stdio")
+    )
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
+    stopping: list[str] = []
+
+    def on_signal(signum: int) -> None:
+        if not stopping:  # a second signal during the (bounded) shutdown changes nothing
+            stopping.append(signal.Signals(signum).name)
+            task.cancel()
+
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, task.cancel)
+        loop.add_signal_handler(signum, on_signal, signum)
+    wire = StdioWire(config.max_body_bytes)
+    read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
     try:
         await host.start()
         loop.run_in_executor(None, _warm_up)
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        async with anyio.create_task_group() as group:
+
+            def gone(why: str) -> None:
+                log.info("stopping: %s", why)
+                if "stdout" in why:
+                    group.cancel_scope.cancel()
+
+            async def run_server() -> None:
+                await server.run(read_receive, write_send, server.create_initialization_options())
+                group.cancel_scope.cancel()
+
+            group.start_soon(run_server)
+            group.start_soon(
+                lambda: serve_wire(
+                    wire,
+                    read_send,
+                    write_receive,
+                    max_depth=config.argument_limits.depth + 8,
+                    on_gone=gone,
+                )
+            )
     except asyncio.CancelledError:
-        log.info("stopping on a signal")
+        log.info("stopping on %s", stopping[0] if stopping else "cancellation")
     finally:
-        await host.close()
+        await shutdown(host)
+        wire.close()
 
 
-async def serve_http(config: HostConfig, registry: ToolRegistry, bind_host: str, port: int) -> None:
-    import uvicorn
+SHUTDOWN_LIMIT_S = 15.0
 
+
+async def shutdown(host: Any) -> None:
+    """Close the host within `SHUTDOWN_LIMIT_S`; past it, kill the driver (and with it Chromium)."""
+    closing = asyncio.ensure_future(host.close())
+    done, _ = await asyncio.wait({closing}, timeout=SHUTDOWN_LIMIT_S)
+    if closing not in done:
+        log.warning("closing the host took too long; its driver is killed")
+        from host.browser import force_stop
+
+        force_stop(host.pool)
+    elif closing.exception() is not None:
+        log.warning("closing the host failed: %s", closing.exception())
+
+
+async def serve_http(config: HostConfig, registry: ToolRegistry, sock: socket.socket) -> None:
     from host.core import Host
     from host.http_app import build_app
+    from host.http_server import uvicorn_server
 
+    bind_host, actual = sock.getsockname()[:2]
+    # The host's own port is kept out of every session's reach (see host/selfguard.py).
+    config = dataclasses.replace(config, guarded_ports=(*config.guarded_ports, actual))
     host = Host(config, registry)
-    app = build_app(host, bind_host)
-    family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
-    # IPPROTO_TCP, not 0: asyncio then sets TCP_NODELAY on every accepted connection (no 40 ms
-    # Nagle + delayed-ACK stalls between a response's head and body).
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((bind_host, port))
-    sock.listen(128)
-    sock.setblocking(False)
-    actual = sock.getsockname()[1]
+    app = build_app(host, bind_host, port=actual)
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            log_level=logging.getLevelName(log.getEffectiveLevel()).lower(),
-            lifespan="on",
-            timeout_graceful_shutdown=5,
-            access_log=False,
-        )
+    server = uvicorn_server(
+        app,
+        config.http_limits(),
+        log_level=logging.getLevelName(log.getEffectiveLevel()).lower(),
     )
     asyncio.get_running_loop().run_in_executor(None, _warm_up)
     print(
@@ -245,7 +290,7 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, bind_host: str,
     try:
         await server.serve(sockets=[sock])
     finally:
-        await host.close()
+        await shutdown(host)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -286,11 +331,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    from host.http_server import listening_socket
+
+    try:
+        sock = listening_socket(bind_host, port)
+    except OSError as error:
+        print(f"error: cannot listen on {bind_host}:{port}: {error.strerror}", file=sys.stderr)
+        return 2
     # uvicorn handles SIGTERM (graceful shutdown, the host closes its browser), then re-raises
     # it once done; this handler turns that into a normal exit with status 0.
     signal.signal(signal.SIGTERM, _exit_cleanly)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve_http(config, registry, bind_host, port))
+        asyncio.run(serve_http(config, registry, sock))
     return 0
 
 

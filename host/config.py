@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host.limits import ArgumentLimits, HttpLimits
+
 DEFAULT_BROWSER_ARGS = (
     "--no-sandbox",
     "--disable-background-networking",
@@ -73,3 +75,42 @@ class HostConfig:
     """Where webBrowser's `screenshot` saves files (under `screenshots/`); unset: returned as base64."""
     snapshot_limit: int = 24_000
     """Characters of a `web_snapshot` returned; longer snapshots are cut with a note."""
+    launch_timeout: float = 30.0
+    """How long starting Playwright's driver and the browser may take before calls are told the
+    browser is unavailable (a hung launch holds nothing other sessions need)."""
+    argument_limits: ArgumentLimits = field(default_factory=ArgumentLimits)
+    """Depth, size and text bounds every call's arguments are checked against first."""
+    file_dirs: tuple[Path, ...] = ()
+    """Directories whose files pages may open as `file:` URLs (`--allow-file-dir`); empty: none."""
+    guarded_ports: tuple[int, ...] = ()
+    """Ports of this machine that sessions' pages may not reach (the host's own HTTP port; the
+    CDP port is added when the browser opens one)."""
+    max_tabs: int = 32
+    """Tabs a session may hold; a page that opens more sees them closed at once (with a note)."""
+    console_rate: int = 200
+    """Console messages per second a frame may log; beyond it they are dropped in the page and
+    counted, so a flood never leaves the browser."""
+    event_flood: int = 2000
+    """Console, page-error, network or dialog events per second past which a session stops
+    listening for that kind for `flood_pause` seconds (a page that bypassed the in-page limit)."""
+    flood_pause: float = 5.0
+    http_header_timeout: float = 10.0
+    """An HTTP request's headers must arrive within this (else 408); idle connections close."""
+    http_body_timeout: float = 30.0
+    """An HTTP request's body must arrive within this (else 408)."""
+    max_connections: int = 512
+    """HTTP connections held at once (kept below the descriptor limit); past it, the oldest one
+    still waiting for its request is closed, else the new one is answered 503."""
+    abandon_grace: float = 2.0
+    """After a call's deadline, how long the host waits for Playwright to let go of it before
+    abandoning it (the session's next call runs anyway)."""
+
+    def http_limits(self) -> HttpLimits:
+        """The HTTP server's limits, from these settings."""
+        return HttpLimits(
+            header_timeout=self.http_header_timeout,
+            body_timeout=self.http_body_timeout,
+            max_connections=self.max_connections,
+            max_body_bytes=self.max_body_bytes,
+            max_depth=self.argument_limits.depth + 16,
+        )

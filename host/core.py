@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from types import TracebackType
+from typing import NoReturn
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -14,11 +16,18 @@ from host.browser import BrowserPool
 from host.config import HostConfig
 from host.descriptors import ToolDescriptor
 from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
+from host.jsontypes import JsonObject
+from host.keys import SessionKey, key_of
+from host.limits import check_arguments, check_tool_name, json_safe
+from host.navigation import NavigationPolicy
 from host.registry import CallContext, Runner, ToolRegistry
+from host.result_caps import MAX_RESULT_DEPTH, bound_arguments, guarded, refused
 from host.results import Image, Rendered, ToolOutcome
+from host.selfguard import SelfGuard
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
+
+log = logging.getLogger(__name__)
 
 # Tools that still run while a dialog blocks the current tab (they answer it or only read buffers).
 DIALOG_SAFE = frozenset(
@@ -30,11 +39,17 @@ DIALOG_SAFE = frozenset(
         "web_route_list",
     }
 )
-
+# Generated tools that open a URL a caller names (the host's own tools check theirs themselves).
+NAVIGATING_ARGUMENTS = {"web_navigate": "url"}
+# Generated tools that close the current tab on the caller's behalf.
+CLOSING_TOOLS = frozenset({"web_close"})
 
 EXECUTE_TOOL = "playwright_execute"
 EXECUTE_DEFAULT_SEC = 60.0
 EXECUTE_MAX_SEC = 300.0
+MAX_TIMEOUT_MS = 300_000
+"""The largest `timeout` a tool's schema accepts (its `maximum`); a call's deadline follows it."""
+_PROBE_S = 3.0
 
 
 def execute_timeout(args: object) -> float:
@@ -49,10 +64,15 @@ class Host:
     """Runs tools for callers identified by a session key.
 
     Guarantees: `call` never raises for anything a caller did or a browser did: unknown tools,
-    bad arguments, Playwright failures, timeouts, crashed tabs and browsers, too many sessions all
-    come back as a failed `ToolOutcome` with a code. Each call runs on the current tab of the key's
-    own session, after the previous call of that session finished, and within the navigation
-    timeout (plus a margin). `close()` closes every session and the browser.
+    bad or oversized arguments, Playwright failures, timeouts, crashed tabs, browsers and
+    drivers, too many sessions all come back as a failed `ToolOutcome` with a code. Every call is
+    answered by its deadline (the navigation timeout, or the call's own `timeout` if longer, plus
+    5 s): past it the call is abandoned (a script looping in the page is stopped, a tab that no
+    longer answers is replaced) and the session's next call runs. Each call runs on the current
+    tab of the key's own session, after the previous call of that session finished or was
+    abandoned. No page is left showing, and no result carries, a URL the navigation policy
+    refuses (`url_blocked`). Results are JSON every encoder accepts. `close()` closes every
+    session and the browser.
     """
 
     def __init__(
@@ -60,8 +80,12 @@ class Host:
     ) -> None:
         self.config = config or HostConfig()
         self.registry = registry or ToolRegistry(self.config.generated_dir)
+        self.policy = NavigationPolicy.allowing(self.config.file_dirs)
+        self.guard = SelfGuard(self.config.guarded_ports)
         self.pool = BrowserPool(self.config)
-        self.sessions = SessionManager(self.config, self.pool)
+        if self.config.enable_execute:
+            self.pool.on_cdp_port.append(self.guard.add)
+        self.sessions = SessionManager(self.config, self.pool, self.guard)
         self._reaper: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -96,19 +120,42 @@ class Host:
             await shutdown()
         await self.pool.close()
 
-    async def end_session(self, key: str, reason: str = "the client disconnected") -> None:
+    async def end_session(
+        self, key: SessionKey | str, reason: str = "the client disconnected"
+    ) -> None:
         """Close the session of `key` and its webBrowser agents' (its transport connection ended)."""
-        await self.sessions.drop_family(key, reason)
+        await self.sessions.drop_family(key_of(key), reason)
 
     def offered(self, enabled: frozenset[str]) -> frozenset[str]:
         """`enabled` without the tools this host's configuration switches off (playwright_execute
         unless `enable_execute`): what a transport may list."""
         return enabled if self.config.enable_execute else enabled - {EXECUTE_TOOL}
 
+    def deadline_s(self, args: object, tool: str) -> float:
+        """How long a call may take, from its arrival to its answer."""
+        limit = self.config.navigation_timeout
+        if tool == EXECUTE_TOOL:
+            limit = max(limit, execute_timeout(args) + 10.0)
+        if isinstance(args, dict):
+            timeout = args.get("timeout")
+            if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout > 0:
+                limit = max(limit, min(timeout, MAX_TIMEOUT_MS) / 1000)
+        return limit + 5.0
+
     async def call(
-        self, key: str, name: str, args: object, *, enabled: frozenset[str] | None = None
+        self,
+        key: SessionKey | str,
+        name: str,
+        args: object,
+        *,
+        enabled: frozenset[str] | None = None,
     ) -> ToolOutcome:
         """Run tool `name` with JSON `args` in the session of `key`; `enabled` limits the tools."""
+        session_key = key_of(key)
+        try:
+            check_tool_name(name)
+        except HostError as error:
+            return ToolOutcome.failure("", error)
         if self.closed:
             return ToolOutcome.failure(
                 name, HostError("shutting_down", "the host is shutting down")
@@ -122,15 +169,36 @@ class Host:
                     "operator enables it by starting the host with --enable-execute",
                 ),
             )
+        limit = self.config.max_result_bytes
         try:
+            check_arguments(args, self.config.argument_limits)
             descriptor = self.registry.lookup(name, enabled)
-            runner = self.registry.prepare(descriptor, args)
-            if descriptor.session_param and isinstance(args, dict):
-                sub = args.get(descriptor.session_param)
-                key = f"{key}/agent:{sub if isinstance(sub, str) and sub else 'default'}"
-            session, restarted = await self.sessions.acquire(key)
+            run_args = args
+            if descriptor.origin == "generated":
+                run_args = bound_arguments(name, args, limit, MAX_RESULT_DEPTH)
+            runner = guarded(name, args, self.registry.prepare(descriptor, run_args), limit)
+            self._check_urls(descriptor, args)
         except HostError as error:
             return ToolOutcome.failure(name, error)
+        if descriptor.session_param and isinstance(args, dict):
+            sub = args.get(descriptor.session_param)
+            session_key = session_key.sub(sub if isinstance(sub, str) and sub else "default")
+        budget = self.deadline_s(args, name)
+        deadline = asyncio.get_running_loop().time() + budget
+        try:
+            async with asyncio.timeout_at(deadline):
+                session, restarted = await self.sessions.acquire(session_key, budget)
+        except HostError as error:
+            return ToolOutcome.failure(name, error)
+        except TimeoutError:
+            return ToolOutcome.failure(
+                name,
+                HostError(
+                    "browser_unavailable",
+                    f"no browser session could be started within the call's {budget:g} s; "
+                    "call again",
+                ),
+            )
         except PlaywrightError as error:
             return ToolOutcome.failure(
                 name,
@@ -147,45 +215,123 @@ class Host:
             }
         session.busy += 1
         try:
-            async with session.lock:
-                if session._repairs:
-                    await session.settle()
-                value = await self._run(session, descriptor, runner, args)
-                if value is None and descriptor.feedback and session.ended is None:
-                    from host.feedback import page_feedback
-
-                    value = await page_feedback(session)
-            outcome = self._success(descriptor, value, args)
-        except HostError as error:
-            outcome = ToolOutcome.failure(name, error)
+            outcome = await self._call_in(session, descriptor, runner, args, deadline, budget)
         finally:
             session.busy -= 1
             session.last_used = time.monotonic()
         if session.notes:
-            extras["notes"] = session.take_notes()
+            extras["notes"] = json_safe(session.take_notes())
         if session.open_dialogs:
-            extras["dialogs"] = [
-                {**describe_dialog(d), "tab": session.index_of(d.page)}
-                for d in session.open_dialogs
-            ]
+            extras["dialogs"] = json_safe(
+                [
+                    {**describe_dialog(d), "tab": session.index_of(d.page)}
+                    for d in session.open_dialogs
+                ]
+            )
         if session.interrupted_by_dialog:
             session.interrupted_by_dialog = False
             extras["interrupted"] = (
                 "a dialog opened while the call ran and is waiting for an answer; the call goes on "
                 "once web_handle_dialog answers it"
             )
-        if session.ended is not None and self.sessions.get(key) is session:
+        if session.ended is not None and self.sessions.get(session.key) is session:
             extras["session"] = {
                 "ended": True,
                 "reason": f"{session.ended}; the next call starts a new session",
             }
-            await self.sessions.drop(key)
+            await self.sessions.drop(session.key)
         if extras:
             outcome.extras.update(extras)
         return outcome
 
+    async def _call_in(
+        self,
+        session: Session,
+        descriptor: ToolDescriptor,
+        runner: Runner,
+        args: object,
+        deadline: float,
+        budget: float,
+    ) -> ToolOutcome:
+        """The call, once it holds the session: waits for the earlier call no longer than its own
+        deadline allows."""
+        try:
+            async with asyncio.timeout_at(deadline):
+                await session.lock.acquire()
+        except TimeoutError:
+            return ToolOutcome.failure(
+                descriptor.name,
+                HostError(
+                    "timeout",
+                    f"the session was still busy with an earlier call for this call's whole "
+                    f"{budget:g} s",
+                ),
+            )
+        try:
+            if session._repairs:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout_at(deadline):
+                        await session.settle()
+            await self._restore_landings(session)
+            session.closing_intent = descriptor.name in CLOSING_TOOLS
+            value = await self._run(session, descriptor, runner, args, deadline, budget)
+            await self._check_landings(session)
+            if value is None and descriptor.feedback and session.ended is None:
+                from host.feedback import page_feedback
+
+                value = await page_feedback(session)
+            return self._success(descriptor, value, args)
+        except HostError as error:
+            return ToolOutcome.failure(descriptor.name, error)
+        finally:
+            session.closing_intent = False
+            session.lock.release()
+
+    def _check_urls(self, descriptor: ToolDescriptor, args: object) -> None:
+        """Refuse a URL argument the navigation policy would not open (before any browser work)."""
+        if not isinstance(args, dict):
+            return
+        names = list(descriptor.navigates)
+        generated = NAVIGATING_ARGUMENTS.get(descriptor.name)
+        if generated is not None and descriptor.origin == "generated":
+            names.append(generated)
+        for name in names:
+            value = args.get(name)
+            if isinstance(value, str) and value not in ("back", "forward", "reload"):
+                self.policy.check_open(value, path=name)
+
+    async def _restore_landings(self, session: Session) -> None:
+        """Before a call: a tab some frame of which shows a refused URL is taken away from it."""
+        for tab, url in session.blocked_frames():
+            session.note({"event": "url_blocked", "detail": self.policy.landed_refusal(url)})
+            await session.take_away(tab)
+        session.blocked_landing = None
+
+    async def _check_landings(self, session: Session) -> None:
+        """After a call: if a page went somewhere the policy refuses, the call's result is
+        dropped, the page taken away from it, and the call fails with `url_blocked`."""
+        blocked = session.blocked_frames()
+        landed = session.blocked_landing or (blocked[0][1] if blocked else None)
+        session.blocked_landing = None
+        if landed is None:
+            return
+        for tab, _ in blocked:
+            await session.take_away(tab)
+        await session.settle()
+        raise HostError(
+            "url_blocked",
+            f"{self.policy.landed_refusal(landed)}; the tab was taken back to about:blank and "
+            "the call's result was dropped",
+        )
+
     async def _run(
-        self, session: Session, descriptor: ToolDescriptor, runner: Runner, args: object
+        self,
+        session: Session,
+        descriptor: ToolDescriptor,
+        runner: Runner,
+        args: object,
+        deadline: float,
+        budget: float,
     ) -> object:
         tab = session.current
         if tab is None or session.ended is not None:
@@ -201,55 +347,88 @@ class Host:
                     f"a {dialog.type} dialog is open on the current tab ({dialog.message[:200]!r}); "
                     "answer it with web_handle_dialog first",
                 )
-        task = asyncio.current_task()
-        session.inflight = task
         session.interrupted_by_dialog = False
+        work = asyncio.ensure_future(runner(CallContext(session, tab, self.config)))
+        session.inflight = work
         try:
-            async with asyncio.timeout(self._time_limit(args, descriptor.name)):
-                return await runner(CallContext(session, tab, self.config))
+            remaining = deadline - asyncio.get_running_loop().time()
+            done, _ = await asyncio.wait({work}, timeout=max(0.0, remaining))
         except asyncio.CancelledError:
-            if session.interrupted_by_dialog and task is not None and task.uncancel() == 0:
-                return None
+            work.cancel()  # the caller went away: the call goes with it
             raise
-        except TimeoutError:
-            raise HostError(
-                "timeout",
-                f"the call did not finish within {self._time_limit(args, descriptor.name):g} s",
-            ) from None
-        except HostError:
-            raise
-        except PlaywrightError as error:
-            raise self._classify(session, tab, error) from None
-        except Exception as error:
-            code = getattr(error, "code", None)
-            if isinstance(
-                code, str
-            ):  # the generated package's ToolError: an argument found wrong late
-                detail = str(getattr(error, "detail", error))
-                raise HostError(code, _clip(detail), path=str(getattr(error, "path", ""))) from None
-            # an argument Playwright rejects in its own way
-            raise HostError("call_failed", f"{type(error).__name__}: {_clip(str(error))}") from None
         finally:
             session.inflight = None
+        if work not in done:
+            await self._abandon(session, tab, work)
+            raise HostError(
+                "timeout",
+                f"the call did not finish within {budget:g} s and was abandoned (a script "
+                "still running in the page was stopped); the session answers the next call",
+            )
+        if work.cancelled():
+            if session.interrupted_by_dialog:
+                return None
+            raise HostError("cancelled", "the call was cancelled")
+        error = work.exception()
+        if error is None:
+            return work.result()
+        too_large = refused(error, self.config.max_result_bytes)
+        if too_large is not None:
+            raise too_large
+        if isinstance(error, HostError):
+            raise error
+        if isinstance(error, PlaywrightError):
+            raise await self._classify(session, tab, error) from None
+        await self._other_failure(session, error)
 
-    def _time_limit(self, args: object, tool: str) -> float:
-        limit = self.config.navigation_timeout
-        if tool == EXECUTE_TOOL:
-            limit = max(limit, execute_timeout(args) + 10.0)
-        if isinstance(args, dict):
-            timeout = args.get("timeout")
-            if isinstance(timeout, int | float) and not isinstance(timeout, bool) and timeout > 0:
-                limit = max(limit, timeout / 1000)
-        return limit + 5.0
+    async def _other_failure(self, session: Session, error: BaseException) -> NoReturn:
+        loss = await self.pool.gone_after(_patience(error))
+        if loss is not None:
+            session.ended = f"{loss}; it was relaunched"
+            raise HostError(
+                "driver_crashed" if "driver" in loss else "browser_crashed",
+                f"{loss} while the call ran; the next call starts a new session in a relaunched browser",
+            )
+        code = getattr(error, "code", None)
+        if isinstance(code, str):  # the generated package's ToolError: an argument found wrong late
+            detail = str(getattr(error, "detail", error))
+            raise HostError(code, _clip(detail), path=str(getattr(error, "path", "")))
+        # an argument Playwright rejects in its own way
+        raise HostError("call_failed", f"{type(error).__name__}: {_clip(str(error))}")
 
-    def _classify(self, session: Session, tab: Tab, error: PlaywrightError) -> HostError:
+    async def _abandon(self, session: Session, tab: Tab, work: asyncio.Future[object]) -> None:
+        """A call past its deadline: cancel it, give Playwright a moment to let go, stop a script
+        looping in the page, and replace the tab if it still does not answer."""
+        work.cancel()
+        await asyncio.wait({work}, timeout=self.config.abandon_grace)
+        if not work.done():
+            work.add_done_callback(_retrieve)  # abandoned: it ends whenever Playwright lets go
+        if self.pool.gone() is not None or tab not in session.tabs or tab.crashed:
+            return
+        if tab.cdp is not None:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(_PROBE_S):
+                    await tab.cdp.send("Runtime.terminateExecution")
+        try:
+            async with asyncio.timeout(_PROBE_S):
+                await tab.page.evaluate("1")
+        except Exception:
+            if tab in session.tabs and not tab.crashed:
+                log.warning("a tab stopped answering; it is replaced")
+                tab.crashed = True
+                await session._replace(tab, event="tab_hung")
+
+    async def _classify(self, session: Session, tab: Tab, error: PlaywrightError) -> HostError:
         message = _first_line(error)
-        if self.pool.connected is None or session.generation != self.pool.generation:
-            session.ended = "the browser exited; it was relaunched"
+        loss = await self.pool.gone_after(_patience(error))
+        if loss is not None or session.generation != self.pool.generation:
+            loss = loss or self.pool.last_loss or "the browser exited"
+            session.ended = f"{loss}; it was relaunched"
+            code = "driver_crashed" if "driver" in loss else "browser_crashed"
             return HostError(
-                "browser_crashed",
-                "the browser exited while the call ran; the next call starts a new session in a "
-                f"relaunched browser ({message})",
+                code,
+                f"{loss} while the call ran; the next call starts a new session in a relaunched browser "
+                f"({message})",
             )
         if tab.crashed or "crash" in message.lower():
             session.mark_crashed(tab)
@@ -260,15 +439,20 @@ class Host:
             )
         if session.ended is not None:
             return HostError("session_ended", f"{session.ended} while the call ran ({message})")
+        if tab not in session.tabs:
+            return HostError(
+                "tab_closed",
+                f"the tab was closed while the call ran; the next call runs on the current tab "
+                f"(see web_tabs) ({message})",
+            )
         return HostError("playwright_error", _clip(str(error.message)))
 
     def _success(self, descriptor: ToolDescriptor, value: object, args: object) -> ToolOutcome:
-        json_value: JsonValue = value  # type: ignore[assignment]
         limit = self.config.max_result_bytes
         if isinstance(value, str):
             size = len(value)
         elif isinstance(value, dict | list):
-            size = len(json.dumps(value, ensure_ascii=False))
+            size = len(json.dumps(value, ensure_ascii=False, default=str))
         else:
             size = 0
         if size > limit:
@@ -277,11 +461,15 @@ class Host:
                 f"the result has {size} bytes, more than the host's limit of {limit}; ask for less "
                 "(a selector, a clip, a smaller page)",
             )
+        json_value = json_safe(value)
+        if isinstance(value, Rendered) and isinstance(json_value, dict):
+            json_value = Rendered(json_value, json_safe(value.text), spread=value.spread)  # type: ignore[arg-type]
         outcome = ToolOutcome(tool=descriptor.name, ok=True, value=json_value)
-        if isinstance(value, Rendered):
-            outcome.display = value.text
-            outcome.spread = value.spread
+        if isinstance(json_value, Rendered):
+            outcome.display = json_value.text
+            outcome.spread = json_value.spread
         if isinstance(value, Image):
+            outcome.value = value
             outcome.image_mime = value.mime
             return outcome
         schema = descriptor.returns.get("schema")
@@ -294,6 +482,21 @@ class Host:
             kind = args.get("type") if isinstance(args, dict) else None
             outcome.image_mime = "image/jpeg" if kind == "jpeg" else "image/png"
         return outcome
+
+
+_CLOSED_WORDS = ("closed", "crash", "disconnected", "connection")
+
+
+def _patience(error: BaseException) -> float:
+    """How long to wait for a browser's disconnect to show after `error`: a moment when the error
+    says something closed, else not at all."""
+    text = str(getattr(error, "message", None) or error).lower()
+    return 3.0 if any(word in text for word in _CLOSED_WORDS) else 0.0
+
+
+def _retrieve(task: asyncio.Future[object]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _first_line(error: BaseException) -> str:

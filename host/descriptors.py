@@ -42,6 +42,8 @@ class ToolDescriptor:
     """A parameter naming a sub-session of the caller's (`webBrowser`'s `agentId`), or empty."""
     feedback: bool = False
     """An agent action: a call a dialog interrupted still answers with the page's feedback."""
+    navigates: tuple[str, ...] = ()
+    """Parameters holding a URL the tool opens: checked against the navigation policy first."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ def read_descriptor(path: Path, origin: str) -> ToolDescriptor:
         implementation=implementation,
         session_param=str(data.get("sessionParam", "")) if origin == "host" else "",
         feedback=bool(data.get("feedback", False)) and origin == "host",
+        navigates=tuple(str(n) for n in data.get("navigates") or ()) if origin == "host" else (),
     )
 
 

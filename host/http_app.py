@@ -18,7 +18,7 @@ from host.scripting import scripting_endpoint
 from host.security import SecurityMiddleware
 
 
-def build_app(host: Host, bind_host: str = "127.0.0.1") -> ASGIApp:
+def build_app(host: Host, bind_host: str = "127.0.0.1", *, port: int | None = None) -> ASGIApp:
     """The host's HTTP application, behind the security middleware.
 
     Guarantees: `/mcp` keeps one MCP session per `mcp-session-id` (each with its own browser
@@ -36,17 +36,26 @@ def build_app(host: Host, bind_host: str = "127.0.0.1") -> ASGIApp:
     )
 
     async def health(request: Request) -> JSONResponse:
+        # A real round trip: a dead driver or a hung browser shows here, not only on a call.
+        problem = await host.pool.probe() if host.pool.connected is not None else None
         # Counted in the browser, not in the host's books: leaked contexts or pages would show.
         browser = host.pool.connected
         contexts = browser.contexts if browser is not None else []
         return JSONResponse(
             {
-                "ok": True,
+                "ok": problem is None,
+                "browser": {
+                    "connected": browser is not None,
+                    "problem": problem,
+                    "lastLoss": host.pool.last_loss,
+                },
                 "sessions": len(host.sessions),
                 "contexts": len(contexts),
                 "pages": sum(len(c.pages) for c in contexts),
                 "browserLaunches": host.pool.launches,
-            }
+                "driverStarts": host.pool.driver_starts,
+            },
+            status_code=200 if problem is None else 503,
         )
 
     @contextlib.asynccontextmanager
@@ -66,4 +75,4 @@ def build_app(host: Host, bind_host: str = "127.0.0.1") -> ASGIApp:
         ],
         lifespan=lifespan,
     )
-    return SecurityMiddleware(app, host.config, bind_host)
+    return SecurityMiddleware(app, host.config, bind_host, port=port)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+from typing import Any, cast
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
@@ -21,6 +21,7 @@ from host.core import Host
 from host.descriptors import ToolDescriptor
 from host.errors import HostError
 from host.jsontypes import JsonObject
+from host.keys import SessionKey
 from host.results import ToolOutcome
 
 log = logging.getLogger(__name__)
@@ -35,12 +36,12 @@ INSTRUCTIONS = (
 _KEY = "host.session_key"
 
 
-def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> str:
+def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> SessionKey:
     """The host session key of the MCP connection that sent this request.
 
-    Streamable HTTP: `mcp:` + the transport's `mcp-session-id`. Other transports (stdio, in
-    memory): a random key kept on the connection. Either way the host session is closed when the
-    connection ends.
+    Streamable HTTP: the transport's `mcp-session-id` (made by the SDK, never by the caller).
+    Other transports (in memory): a random id kept on the connection. Either way the host session
+    is closed when the connection ends.
     """
     # The SDK keeps the connection on the per-request session object; its scratch state and exit
     # stack are the documented places for per-connection data and cleanup.
@@ -53,11 +54,11 @@ def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> str:
         headers = getattr(request, "headers", None)
         if headers is not None:
             header = headers.get("mcp-session-id")
-        key = f"mcp:{header}" if header else f"mcp-connection:{secrets.token_hex(16)}"
+        key = SessionKey("mcp", header) if header else SessionKey("mcp", secrets.token_hex(16))
         state[_KEY] = key
         if connection is not None:
             connection.exit_stack.push_async_callback(host.end_session, key)
-    return str(key)
+    return cast(SessionKey, key)
 
 
 def to_call_result(outcome: ToolOutcome) -> types.CallToolResult:
@@ -100,7 +101,7 @@ def listed_tool(descriptor: ToolDescriptor) -> types.Tool:
 
 
 def build_server(
-    host: Host, enabled: frozenset[str], *, fixed_key: str | None = None
+    host: Host, enabled: frozenset[str], *, fixed_key: SessionKey | None = None
 ) -> Server[Any]:
     """A low-level MCP server listing and running the `enabled` tools of `host`.
 

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse
 
 from host.core import Host
 from host.jsontypes import JsonObject
+from host.keys import SessionKey
 from host.results import ToolOutcome
 
 VERSION = 1
@@ -81,7 +82,8 @@ def scripting_endpoint(host: Host):  # type: ignore[no-untyped-def]
         if isinstance(parsed, str):
             return _protocol_error(parsed)
         session_id, tool_name, arguments = parsed
-        outcome = await host.call(f"script:{session_id}", tool_name, arguments, enabled=enabled)
+        key = SessionKey("script", session_id)
+        outcome = await host.call(key, tool_name, arguments, enabled=enabled)
         return JSONResponse({"result": call_tool_result(outcome)})
 
     return endpoint

@@ -26,6 +26,10 @@ from playwright.async_api import (
 from host.config import HostConfig
 from host.globs import url_matches
 from host.jsontypes import JsonObject, JsonValue
+from host.keys import SessionKey
+from host.navigation import NavigationPolicy
+from host.page_guards import DROPPED_MARKER, console_limiter
+from host.selfguard import SelfGuard
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +66,32 @@ class Tab:
     """One page of a session; `crashed` is set when its renderer died (it is then replaced).
 
     `refs` are the element refs of the tab's current `web_snapshot` (a full snapshot replaces
-    them, a snapshot of a part adds to them); a ref outside them is refused as stale.
+    them, a snapshot of a part adds to them); a ref outside them is refused as stale. `cdp` is a
+    DevTools session attached when the tab opened (None on other engines): a script looping in
+    the page can be stopped through it, which a session attached later could not do.
     """
 
     page: Page
     crashed: bool = False
     refs: set[str] = field(default_factory=set)
     target_id: str | None = None
+    cdp: Any = None
+
+
+class _Rate:
+    """Counts events in one-second windows; `hit` says when a window passes `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.start = 0.0
+        self.count = 0
+
+    def hit(self) -> bool:
+        now = time.monotonic()
+        if now - self.start >= 1.0:
+            self.start, self.count = now, 0
+        self.count += 1
+        return self.count == self.limit + 1
 
 
 @dataclass
@@ -98,21 +121,34 @@ class Session:
 
     Guarantees: the session owns exactly one BrowserContext (cookies, storage, pages, routes are
     its own); every page that opens in it (popups, `target=_blank`, `window.open`, new pages) joins
-    `tabs` as soon as Playwright reports it, and `current` is always one of `tabs` while the
-    session lives. Buffers (console, network, responses, dialogs, notes) are bounded by the
-    config's `buffer_limit`; when a limit drops entries the count is reported. `ended` is set (to a
-    reason) when the last tab closes, the context closes or the browser goes away; an ended session
-    runs no more calls. `lock` serialises the calls of one session.
+    `tabs` as soon as Playwright reports it, up to `max_tabs` (a page opened past it is closed at
+    once, with a note), and `current` is always one of `tabs` while the session lives. Buffers
+    (console, network, responses, dialogs, notes) are bounded by the config's `buffer_limit`;
+    when a limit drops entries the count is reported. A page's console is limited in the page
+    (`console_rate` a second per frame, the rest counted as dropped); a kind of event that still
+    arrives faster than `event_flood` a second is not listened to for `flood_pause` seconds (a
+    note says so). A frame that lands on a URL the navigation policy refuses is taken back to
+    `about:blank` and the URL kept in `blocked_landing` for the running call to report. When the
+    page itself closes its last tab, or the last tab crashes, a new blank tab takes its place and
+    the next result says so; when a caller closes it (`closing_intent`), `ended` is set, as it is
+    when the context closes or the browser goes away; an ended session runs no more calls.
+    `lock` serialises the calls of one session.
     """
 
     def __init__(
-        self, key: str, context: BrowserContext, generation: int, config: HostConfig
+        self,
+        key: SessionKey,
+        context: BrowserContext,
+        generation: int,
+        config: HostConfig,
+        policy: NavigationPolicy | None = None,
     ) -> None:
         self.id = secrets.token_hex(16)
         self.key = key
         self.context = context
         self.generation = generation
         self.config = config
+        self.policy = policy or NavigationPolicy.allowing(config.file_dirs)
         self.tabs: list[Tab] = []
         self.current: Tab | None = None
         self.lock = asyncio.Lock()
@@ -140,12 +176,27 @@ class Session:
         """Where a worker process reaches this session's browser over CDP (playwright_execute)."""
         self.new_errors: deque[str] = deque(maxlen=20)
         """Console errors and page errors not yet shown in an agent tool's feedback."""
+        self.closing_intent = False
+        """Set by a tool that closes a tab on the caller's behalf: closing the last one then ends
+        the session (a page closing itself only gets a fresh tab)."""
+        self.blocked_landing: str | None = None
+        """A URL a frame landed on that the policy refuses (the page was taken away from it)."""
+        self._rates = {
+            kind: _Rate(config.event_flood) for kind in ("console", "pageerror", "network")
+        }
+        self._dialog_rate = _Rate(20)
+        self._paused: set[str] = set()
 
     # -- creation and teardown -------------------------------------------------------------
 
     @classmethod
     async def create(
-        cls, key: str, browser: Browser, generation: int, config: HostConfig
+        cls,
+        key: SessionKey,
+        browser: Browser,
+        generation: int,
+        config: HostConfig,
+        guard: SelfGuard | None = None,
     ) -> Session:
         context = await browser.new_context()
         session = cls(key, context, generation, config)
@@ -153,13 +204,14 @@ class Session:
         context.set_default_navigation_timeout(config.navigation_timeout * 1000)
         context.on("page", session._adopt)
         context.on("close", lambda _: session._end("the browser context was closed"))
-        context.on("console", session._on_console)
-        context.on("weberror", session._on_web_error)
         context.on("dialog", session._on_dialog)
-        context.on("request", session._on_request)
-        context.on("response", session._on_response)
-        context.on("requestfailed", session._on_request_failed)
+        session._listen("console")
+        session._listen("pageerror")
+        session._listen("network")
         try:
+            await context.add_init_script(console_limiter(config.console_rate))
+            if guard is not None:
+                await guard.install(context, session._on_self_request)
             page = await context.new_page()
         except BaseException:
             await context.close()
@@ -169,8 +221,62 @@ class Session:
         session.notes.clear()  # the first tab is not news
         return session
 
+    # -- what the session listens to, and floods -------------------------------------------
+
+    def _handlers(self, kind: str) -> list[tuple[str, Any]]:
+        if kind == "console":
+            return [("console", self._on_console)]
+        if kind == "pageerror":
+            return [("weberror", self._on_web_error)]
+        return [
+            ("request", self._on_request),
+            ("response", self._on_response),
+            ("requestfailed", self._on_request_failed),
+        ]
+
+    def _listen(self, kind: str) -> None:
+        for event, handler in self._handlers(kind):
+            self.context.on(event, handler)  # type: ignore[call-overload]
+
+    def _flooded(self, kind: str) -> bool:
+        """Count one event of `kind`; past the flood limit, stop listening for a while."""
+        if not self._rates[kind].hit():
+            return False
+        if kind in self._paused or self.ended is not None:
+            return True
+        self._paused.add(kind)
+        for event, handler in self._handlers(kind):
+            self.context.remove_listener(event, handler)
+        pause = self.config.flood_pause
+        self.note(
+            {
+                "event": "flood",
+                "kind": kind,
+                "detail": f"a page sent more than {self.config.event_flood} {kind} events in a "
+                f"second; they are not recorded for the next {pause:g} s",
+            }
+        )
+        if kind == "console":
+            self.console_dropped += 1
+        asyncio.get_running_loop().call_later(pause, self._resume, kind)
+        return True
+
+    def _resume(self, kind: str) -> None:
+        if kind in self._paused and self.ended is None:
+            self._paused.discard(kind)
+            self._listen(kind)
+
+    def _on_self_request(self, url: str) -> None:
+        self.note(
+            {
+                "event": "request_blocked",
+                "url": clip(url, 200),
+                "why": "pages may not reach the host's own endpoints",
+            }
+        )
+
     async def close(self) -> None:
-        """Close the context (and with it every tab); idempotent."""
+        """Close the context (and with it every tab); idempotent and bounded in time."""
         self._end("the session was closed")
         for task in list(self._background | self._repairs):
             task.cancel()
@@ -178,8 +284,9 @@ class Session:
             if not waiter.future.done():
                 waiter.future.cancel()
         try:
-            await self.context.close()
-        except Exception:  # the browser may be gone already
+            async with asyncio.timeout(10):
+                await self.context.close()
+        except Exception:  # the browser may be gone already, or too busy to answer
             log.debug("closing a context failed", exc_info=True)
 
     def _end(self, reason: str) -> None:
@@ -204,17 +311,68 @@ class Session:
     def _adopt(self, page: Page) -> None:
         if self.index_of(page) is not None:
             return
+        if len(self.tabs) >= self.config.max_tabs:
+            self.note(
+                {
+                    "event": "tab_refused",
+                    "detail": f"a page opened a tab past the session's limit of "
+                    f"{self.config.max_tabs}; it was closed",
+                }
+            )
+            self._spawn(_close_quietly(page))
+            return
         tab = Tab(page)
         self.tabs.append(tab)
         page.on("close", self._on_page_close)
         page.on("crash", self._on_crash)
-        page.on(
-            "framenavigated", lambda frame: tab.refs.clear() if frame is page.main_frame else None
-        )
+        page.on("framenavigated", lambda frame: self._on_navigated(tab, frame))
+        self._spawn(self._attach(tab))
         if self.current is None:
             self.current = tab
         else:
             self.note({"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url})
+
+    async def _attach(self, tab: Tab) -> None:
+        """A DevTools session for the tab, attached while its page is idle (Chromium only)."""
+        try:
+            tab.cdp = await self.context.new_cdp_session(tab.page)
+        except Exception:
+            tab.cdp = None  # another engine, or the page closed first
+
+    def _on_navigated(self, tab: Tab, frame: Any) -> None:
+        if frame is tab.page.main_frame:
+            tab.refs.clear()
+        url = frame.url
+        if not self.policy.landed_ok(url):
+            self.blocked_landing = url
+            self._spawn(self.take_away(tab), repair=True)
+
+    def blocked_frames(self) -> list[tuple[Tab, str]]:
+        """The tabs some frame of which shows a URL the policy refuses, with that URL."""
+        found = []
+        for tab in list(self.tabs):
+            if tab.crashed:
+                continue
+            for frame in tab.page.frames:
+                if not self.policy.landed_ok(frame.url):
+                    found.append((tab, frame.url))
+                    break
+        return found
+
+    async def take_away(self, tab: Tab) -> None:
+        """Take a tab away from a refused URL: its page goes to about:blank (or, if it cannot,
+        the tab is replaced by a new blank one)."""
+        try:
+            async with asyncio.timeout(5):
+                await tab.page.goto("about:blank")
+            tab.refs.clear()
+            if not any(not self.policy.landed_ok(f.url) for f in tab.page.frames):
+                return
+        except Exception:
+            log.debug("taking a tab to about:blank failed", exc_info=True)
+        if tab in self.tabs and not tab.crashed:
+            tab.crashed = True  # replaced like a crashed tab
+            await self._replace(tab, event="tab_replaced")
 
     def _on_page_close(self, page: Page) -> None:
         index = self.index_of(page)
@@ -224,8 +382,32 @@ class Session:
         self.open_dialogs = [d for d in self.open_dialogs if d.page is not page]
         if tab is self.current:
             self.current = self.tabs[max(0, index - 1)] if self.tabs else None
-        if not self.tabs and not tab.crashed:
+        if self.tabs or tab.crashed:
+            return
+        if self.closing_intent:
             self._end("the last tab was closed")
+        else:
+            self._spawn(self._reopen(), repair=True)
+
+    async def _reopen(self) -> None:
+        """The page closed its own last tab: a new blank one takes its place."""
+        try:
+            async with asyncio.timeout(10):
+                page = await self.context.new_page()
+        except Exception:
+            self._end("the page closed its last tab and no new tab could be opened")
+            return
+        self._adopt(page)
+        self.notes = [
+            n for n in self.notes if not (isinstance(n, dict) and n.get("event") == "tab_opened")
+        ]
+        self.current = self.tabs[-1] if self.tabs else None
+        self.note(
+            {
+                "event": "tab_closed_by_page",
+                "detail": "the page closed its own last tab; a new blank tab took its place",
+            }
+        )
 
     def _on_crash(self, page: Page) -> None:
         index = self.index_of(page)
@@ -239,11 +421,12 @@ class Session:
         tab.crashed = True
         self._spawn(self._replace(tab), repair=True)
 
-    async def _replace(self, tab: Tab) -> None:
+    async def _replace(self, tab: Tab, event: str = "tab_crashed") -> None:
         try:
-            fresh = await self.context.new_page()
+            async with asyncio.timeout(10):
+                fresh = await self.context.new_page()
         except Exception:
-            self._end("a tab crashed and no new tab could be opened")
+            self._end(f"a tab had to be replaced ({event}) and no new tab could be opened")
             return
         self._adopt(fresh)
         fresh_tab = self.tabs.pop()  # adopted at the end; move it into the crashed tab's place
@@ -258,13 +441,10 @@ class Session:
         self.tabs.insert(position, fresh_tab)
         if self.current is tab:
             self.current = fresh_tab
-        self.note({"event": "tab_crashed", "index": position, "replacedBy": "a new blank tab"})
+        self.note({"event": event, "index": position, "replacedBy": "a new blank tab"})
         if index is not None:
             self.tabs.remove(tab)
-        try:
-            await tab.page.close()
-        except Exception:
-            log.debug("closing a crashed page failed", exc_info=True)
+        await _close_quietly(tab.page)
 
     async def settle(self) -> None:
         """Wait for crashed tabs to be replaced before the next call runs."""
@@ -293,6 +473,14 @@ class Session:
         return errors
 
     def _on_console(self, message: ConsoleMessage) -> None:
+        if self._flooded("console"):
+            return
+        text = message.text
+        if text.startswith(DROPPED_MARKER) and message.type == "warning":
+            count = text[len(DROPPED_MARKER) :]
+            if count.isdigit():
+                self.console_dropped += int(count)
+                return
         entry: JsonObject = {
             "level": console_level(message.type),
             "type": message.type,
@@ -305,6 +493,8 @@ class Session:
         self._push_console(entry)
 
     def _on_web_error(self, error: WebError) -> None:
+        if self._flooded("pageerror"):
+            return
         text = error.error.stack or error.error.message
         self._push_console(
             {
@@ -318,6 +508,8 @@ class Session:
     # -- network -----------------------------------------------------------------------------
 
     def _on_request(self, request: Request) -> None:
+        if self._flooded("network"):
+            return
         if len(self.network) == self.network.maxlen:
             self.network_dropped += 1
             old, _ = self.network[0]
@@ -381,7 +573,16 @@ class Session:
             self._answer(dialog, accept, text, how="answered as armed by web_handle_dialog")
             return
         policy = self.config.dialog_policy
-        if policy in ("accept", "dismiss"):
+        if self._dialog_rate.hit():
+            self.note(
+                {
+                    "event": "flood",
+                    "kind": "dialog",
+                    "detail": "a page opened more than 20 dialogs in a second; this one stays "
+                    "open (answer it with web_handle_dialog)",
+                }
+            )
+        elif policy in ("accept", "dismiss") and self._dialog_rate.count <= 20:
             self._answer(dialog, policy == "accept", None, how=f"answered by the '{policy}' policy")
             return
         self.open_dialogs.append(dialog)
@@ -478,6 +679,14 @@ async def _apply_route(route: Route, rule: RouteRule) -> None:
             await route.continue_(headers=merged)
         else:
             await route.continue_()
+
+
+async def _close_quietly(page: Page) -> None:
+    try:
+        async with asyncio.timeout(10):
+            await page.close()
+    except Exception:
+        log.debug("closing a page failed", exc_info=True)
 
 
 def _consume(task: asyncio.Task[None]) -> None:

@@ -10,6 +10,8 @@ from collections import OrderedDict
 from host.browser import BrowserPool
 from host.config import HostConfig
 from host.errors import HostError
+from host.keys import SessionKey, key_of
+from host.selfguard import SelfGuard
 from host.session import Session
 
 log = logging.getLogger(__name__)
@@ -18,44 +20,53 @@ log = logging.getLogger(__name__)
 class SessionManager:
     """Maps a transport's session key to its Session.
 
-    Keys are namespaced by transport (`mcp:<mcp-session-id>`, `stdio`, `script:<session_id>`,
-    anything for in-process use), so one transport can never name another's session. Guarantees:
-    at most `max_sessions` live sessions (one more is `too_many_sessions`); a session idle (no call
-    running) for `idle_timeout` seconds is closed by `reap_idle`; an ended session (last tab closed,
-    context closed, browser crashed) is replaced on the next call and that call is told why.
+    Keys are `SessionKey` values (transport, caller, agent), so no caller's text can name another
+    transport's or another caller's session. Guarantees: at most `max_sessions` live sessions
+    (one more is `too_many_sessions`); a session idle (no call running) for `idle_timeout`
+    seconds is closed by `reap_idle`; an ended session (last tab closed by its caller, context
+    closed, browser or driver gone) is replaced on the next call and that call is told why;
+    `acquire` waits for a browser launch no longer than the caller's `timeout`.
     """
 
-    def __init__(self, config: HostConfig, pool: BrowserPool) -> None:
+    def __init__(
+        self, config: HostConfig, pool: BrowserPool, guard: SelfGuard | None = None
+    ) -> None:
         self._config = config
         self._pool = pool
-        self._sessions: dict[str, Session] = {}
-        self._ended: OrderedDict[str, str] = OrderedDict()
-        self._creating: dict[str, asyncio.Future[Session]] = {}
+        self._guard = guard
+        self._sessions: dict[SessionKey, Session] = {}
+        self._ended: OrderedDict[SessionKey, str] = OrderedDict()
+        self._creating: dict[SessionKey, asyncio.Future[Session]] = {}
         self.created = 0
 
     def __len__(self) -> int:
         return len(self._sessions)
 
-    def get(self, key: str) -> Session | None:
-        return self._sessions.get(key)
+    def get(self, key: SessionKey | str) -> Session | None:
+        """The live session of `key` (a string names an in-process caller's session)."""
+        return self._sessions.get(key_of(key))
 
     def sessions(self) -> list[Session]:
         return list(self._sessions.values())
 
-    async def acquire(self, key: str) -> tuple[Session, str | None]:
+    async def acquire(
+        self, key: SessionKey, timeout: float | None = None
+    ) -> tuple[Session, str | None]:
         """The live session for `key`, creating it if needed; the second value says why it is new
         (`None` if it is not: a first session is not news, a replaced one is)."""
         session = self._sessions.get(key)
         if session is not None:
             if session.generation != self._pool.generation or self._pool.connected is None:
                 # Its pages closing first may have ended it already; the browser is the real cause.
-                session.ended = "the browser exited; it was relaunched"
+                loss = self._pool.check() or self._pool.last_loss or "the browser exited"
+                session.ended = f"{loss}; a new one is started"
             if session.ended is None:
                 return session, None
             await self.drop(key)
         pending = self._creating.get(key)
         if pending is not None:
-            return await asyncio.shield(pending), None
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(pending), None
         if len(self._sessions) + len(self._creating) >= self._config.max_sessions:
             raise HostError(
                 "too_many_sessions",
@@ -66,8 +77,11 @@ class SessionManager:
         future: asyncio.Future[Session] = asyncio.get_running_loop().create_future()
         self._creating[key] = future
         try:
-            browser = await self._pool.browser()
-            session = await Session.create(key, browser, self._pool.generation, self._config)
+            browser = await self._pool.browser(timeout)
+            async with asyncio.timeout(timeout):
+                session = await Session.create(
+                    key, browser, self._pool.generation, self._config, self._guard
+                )
             session.cdp_url = self._pool.cdp_url
         except BaseException as error:
             future.set_exception(error)
@@ -81,8 +95,9 @@ class SessionManager:
         reason = self._ended.pop(key, None)
         return session, reason
 
-    async def drop(self, key: str, reason: str | None = None) -> None:
+    async def drop(self, key: SessionKey | str, reason: str | None = None) -> None:
         """Close the session of `key`; the next call for `key` starts a new one and is told why."""
+        key = key_of(key)
         session = self._sessions.pop(key, None)
         if session is None:
             return
@@ -91,11 +106,12 @@ class SessionManager:
             self._ended.popitem(last=False)
         await session.close()
 
-    async def drop_family(self, key: str, reason: str) -> None:
-        """Close the session of `key` and its sub-sessions (`key/agent:<id>`, webBrowser agents)."""
-        for other in [k for k in self._sessions if k.startswith(key + "/agent:")]:
+    async def drop_family(self, key: SessionKey, reason: str) -> None:
+        """Close the session of `key` and its sub-sessions (webBrowser agents)."""
+        parent = key.parent
+        for other in [k for k in self._sessions if k.parent == parent and k != parent]:
             await self.drop(other, reason)
-        await self.drop(key, reason)
+        await self.drop(parent, reason)
 
     async def reap_idle(self, now: float | None = None) -> int:
         """Close sessions with no call running and none for `idle_timeout` seconds."""

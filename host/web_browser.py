@@ -15,17 +15,18 @@ from typing import cast
 
 from playwright.async_api import Locator
 
-from host.agent_web import check_upload, cut_text, file_input
+from host.agent_web import check_upload, file_input, visible_text
 from host.errors import HostError
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
+from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
 from host.results import Image
 from host.session import clip
 from host.targets import locate
 
 HTML_LIMIT = 100_000
-_HTML_JS = """(root, depth) => {
+_HTML_JS = """(root, [depth, limit]) => {
   const copy = root.cloneNode(true);
   for (const el of copy.querySelectorAll('script, style, svg, noscript')) el.remove();
   if (copy.matches && copy.matches('script, style, svg, noscript')) return '';
@@ -36,7 +37,8 @@ _HTML_JS = """(root, depth) => {
     }
   };
   prune(copy, 1);
-  return copy.outerHTML;
+  const html = copy.outerHTML;
+  return html.length > limit ? html.slice(0, limit) + `... [${html.length - limit} more characters]` : html;
 }"""
 
 
@@ -69,6 +71,7 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
     elif action == "go_forward":
         await page.go_forward()
     elif action == "close":
+        session.closing_intent = True  # closing the last tab ends the agent's session
         await page.close()
         if session.ended is not None:
             return {"action": action, "result": "closed the last tab; the agent's session ended"}
@@ -100,13 +103,12 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
             await page.keyboard.press("Delete")
     elif action == "get_visible_text":
         source = await _locator(call, selector) if isinstance(selector, str) and selector else None
-        text = await (source or page.locator("body")).inner_text()
-        text, cut = cut_text(text)
+        text, cut = await visible_text(source or page.locator("body"))
         result = text + ("\n[cut at 10000 characters]" if cut else "")
     elif action == "get_html":
         depth = args.get("depth", 4)
         root = await _locator(call, selector) if isinstance(selector, str) and selector else None
-        html = await (root or page.locator("html")).evaluate(_HTML_JS, depth)
+        html = await (root or page.locator("html")).evaluate(_HTML_JS, [depth, HTML_LIMIT])
         result = clip(str(html), HTML_LIMIT)
     elif action == "screenshot":
         data = await page.screenshot(type="png")
@@ -120,7 +122,8 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
         result = str(path)
     elif action == "evaluate":
         (value,) = _need(args, "value")
-        result = cast(JsonValue, await page.evaluate(value))
+        bounded = bounded_expression(value, call.config.max_result_bytes, MAX_RESULT_DEPTH)
+        result = cast(JsonValue, await page.evaluate(bounded))
     elif action == "console_logs":
         result = [f"[{m.get('type')}] {m.get('text')}" for m in session.console]
         session.console.clear()

@@ -1,5 +1,8 @@
 """Checks tool arguments against a tool's JSON Schema before anything touches the browser. It
-understands exactly the schema forms the generator emits.
+understands every keyword the generator and the host's own descriptors use: `type`, `enum`,
+`properties`, `required`, `additionalProperties`, `items`, `anyOf`, `contentEncoding` (base64),
+`minimum`, `maximum`, `minItems`, `maxItems`, `minLength` and `maxLength` (annotations such as
+`description` and `title` check nothing).
 """
 
 from __future__ import annotations
@@ -66,12 +69,44 @@ def check(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) 
     allowed = schema.get("enum")
     if isinstance(allowed, list) and value not in allowed:
         raise ToolError(tool, "invalid_argument", f"expected one of {allowed}, got {value!r}", path)
+    _check_bounds(tool, value, schema, path)
     if isinstance(value, dict):
         _check_object(tool, value, schema, path)
     items = schema.get("items")
     if isinstance(value, list | tuple) and isinstance(items, dict):
         for index, item in enumerate(value):
             check(tool, item, items, f"{path}[{index}]")
+
+
+def _check_bounds(tool: str, value: object, schema: Mapping[str, JsonValue], path: str) -> None:
+    """`minimum`/`maximum` of numbers, `minItems`/`maxItems` of lists, `minLength`/`maxLength`
+    of text; the message names the bound."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if isinstance(low, int | float) and value < low:
+            raise ToolError(tool, "invalid_argument", f"must be at least {low}, got {value}", path)
+        if isinstance(high, int | float) and value > high:
+            raise ToolError(tool, "invalid_argument", f"must be at most {high}, got {value}", path)
+    elif isinstance(value, list | tuple):
+        _check_size(tool, len(value), schema, "minItems", "maxItems", "items", path)
+    elif isinstance(value, str):
+        _check_size(tool, len(value), schema, "minLength", "maxLength", "characters", path)
+
+
+def _check_size(
+    tool: str,
+    size: int,
+    schema: Mapping[str, JsonValue],
+    low_key: str,
+    high_key: str,
+    unit: str,
+    path: str,
+) -> None:
+    low, high = schema.get(low_key), schema.get(high_key)
+    if isinstance(low, int) and size < low:
+        raise ToolError(tool, "invalid_argument", f"needs at least {low} {unit}, got {size}", path)
+    if isinstance(high, int) and size > high:
+        raise ToolError(tool, "invalid_argument", f"takes at most {high} {unit}, got {size}", path)
 
 
 def matches(value: object, schema: Mapping[str, object]) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from generator.bounds import bounds_for
 from generator.type_tree import (
     AnyJson,
     Base64Bytes,
@@ -82,5 +83,14 @@ def object_schema(fields: tuple[Field, ...], title: str | None = None) -> dict[s
 
 
 def parameters_schema(fields: tuple[Field, ...]) -> dict[str, Any]:
-    """The root schema of a tool's arguments."""
-    return {"$schema": DIALECT, **object_schema(fields)}
+    """The root schema of a tool's arguments; numeric parameters named in `generator.bounds`
+    carry their `minimum` and `maximum`."""
+    root = object_schema(fields)
+    for name, prop in root["properties"].items():
+        extra = bounds_for(name, str(prop.get("type", "")))
+        if extra:
+            description = prop.pop("description", None)
+            prop.update(extra)
+            if description is not None:
+                prop["description"] = description
+    return {"$schema": DIALECT, **root}

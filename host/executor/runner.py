@@ -28,6 +28,7 @@ from host.executor.redaction import Redactor
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
 from host.jsontypes import JsonObject, JsonValue
+from host.keys import SessionKey
 
 VALUE_ECHO_CHARS = 1024
 """Characters of an unredacted value echoed in the field summary."""
@@ -105,7 +106,7 @@ class ActionRun:
         self.action = action
         self.redactor = redactor
         self.id = action_id
-        self.key = f"executor:{action_id}"
+        self.key = SessionKey("executor", action_id)
         self.attempts: list[Attempt] = []
         self.fields = [StepState(f.selector) for f in action.fields]
         self.submit = StepState(action.submit.selector) if action.submit else None

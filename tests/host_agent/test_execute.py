@@ -14,6 +14,7 @@ from host_tests.host_helpers import ServedHost, serve_host
 from mcp import Client
 
 from host.core import execute_timeout
+from host.errors import HostError
 from host.registry import ToolRegistry
 from host_agent.agent_client import Agent, text_of
 from host_agent.agent_pages import Pages
@@ -27,14 +28,20 @@ def run_agent(host: ServedHost, body: Any) -> Any:
     return asyncio.run(run())
 
 
-def test_timeout_sec_defaults_to_60_and_is_clamped_and_the_description_says_so() -> None:
+def test_timeout_sec_defaults_to_60_is_bounded_by_the_schema_and_the_description_says_so() -> None:
     assert execute_timeout({}) == 60
-    assert execute_timeout({"timeout_sec": 0.5}) == 60
     assert execute_timeout({"timeout_sec": 1}) == 1
     assert execute_timeout({"timeout_sec": 42.5}) == 42.5
-    assert execute_timeout({"timeout_sec": 1000}) == 300
-    description = ToolRegistry().tools["playwright_execute"].description
-    assert "60" in description and "1-300" in description and "under 1 means 60" in description
+    registry = ToolRegistry()
+    descriptor = registry.tools["playwright_execute"]
+    schema = descriptor.parameters["properties"]["timeout_sec"]  # type: ignore[index]
+    assert schema["minimum"] == 1 and schema["maximum"] == 300  # type: ignore[index]
+    for outside in (0.5, 300.5, 1000):
+        with pytest.raises(HostError) as refused:
+            registry.prepare(descriptor, {"code": "return 1", "timeout_sec": outside})
+        assert refused.value.code == "invalid_argument" and refused.value.path == "timeout_sec"
+    description = descriptor.description
+    assert "60" in description and "1-300" in description
     assert "Locals do not persist" in description and "browser session does" in description
     assert "No screenshot" in description
 

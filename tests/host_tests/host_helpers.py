@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.server
 import json
 import os
@@ -143,6 +144,13 @@ def wait_until(condition: Any, what: str, deadline: float = 30.0) -> Any:
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+async def crash_renderer(context: Any, page: Any) -> None:
+    """Crash a page's renderer, as a renderer bug would (DevTools' `Page.crash`)."""
+    cdp = await context.new_cdp_session(page)
+    with contextlib.suppress(Exception):  # the answer never comes: the renderer is gone
+        await asyncio.wait_for(cdp.send("Page.crash"), 5)
 
 
 # -- processes ---------------------------------------------------------------------------------

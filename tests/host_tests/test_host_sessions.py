@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import asyncio
 import base64
 import time
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from host_tests.host_helpers import (
     REPO,
     AppServer,
     LoopThread,
+    crash_renderer,
     host_config,
     wait_until,
 )
@@ -292,7 +294,16 @@ def test_a_crashed_tab_is_replaced(call: Caller, app: AppServer) -> None:
     key = "crash"
     call.ok(key, "web_navigate", {"url": app.url("/page")})
     call.ok(key, "web_tabs", {"action": "new", "url": app.url("/page2")})
-    crashed = call(key, "web_navigate", {"url": "chrome://crash"})
+    # chrome://crash is refused like every chrome: URL; the renderer is crashed through DevTools
+    # while a call waits on it.
+    pending = asyncio.run_coroutine_threadsafe(
+        call.host.call(key, "web_evaluate", {"expression": "new Promise(() => {})"}), call.loop.loop
+    )
+    session = wait_until(
+        lambda: (s := call.host.sessions.get(key)) and s.inflight and s, "the call in flight"
+    )
+    call.loop.run(crash_renderer(session.context, session.current.page))
+    crashed = pending.result(60)
     assert not crashed.ok and crashed.error is not None and crashed.error.code == "tab_crashed", (
         crashed.text()
     )

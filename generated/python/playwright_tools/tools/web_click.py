@@ -44,10 +44,14 @@ class WebClick:
             },
             "clickCount": {
                 "type": "integer",
+                "minimum": 0,
+                "maximum": 10,
                 "description": "defaults to 1. See [UIEvent.detail].",
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.",
             },
             "force": {
@@ -82,6 +86,8 @@ class WebClick:
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {

@@ -31,7 +31,12 @@ class WebContextSetDefaultNavigationTimeout:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
-            "timeout": {"type": "number", "description": "Maximum navigation time in milliseconds"}
+            "timeout": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
+                "description": "Maximum navigation time in milliseconds",
+            }
         },
         "required": ["timeout"],
         "additionalProperties": False,

@@ -44,6 +44,8 @@ class WebDblclick:
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.",
             },
             "force": {
@@ -78,6 +80,8 @@ class WebDblclick:
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {

@@ -52,6 +52,8 @@ class WebDragAndDrop:
             },
             "steps": {
                 "type": "integer",
+                "minimum": 1,
+                "maximum": 1000,
                 "description": "Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between the `mousedown` and `mouseup` of the drag. When set to 1, emits a single `mousemove` event at the destination location.",
             },
             "strict": {
@@ -68,6 +70,8 @@ class WebDragAndDrop:
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {

@@ -29,6 +29,8 @@ class WebGoBack:
         "properties": {
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods.",
             },
             "waitUntil": {

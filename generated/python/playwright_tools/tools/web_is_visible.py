@@ -29,7 +29,7 @@ class WebIsVisible:
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
             },
-            "timeout": {"type": "number"},
+            "timeout": {"type": "number", "minimum": 0, "maximum": 300000},
         },
         "required": ["selector"],
         "additionalProperties": False,

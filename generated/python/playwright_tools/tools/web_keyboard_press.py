@@ -40,6 +40,8 @@ class WebKeyboardPress:
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.",
             },
         },

@@ -28,6 +28,8 @@ class WebKeyboardType:
             "text": {"type": "string", "description": "A text to type into a focused element."},
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between key presses in milliseconds. Defaults to 0.",
             },
         },

@@ -49,6 +49,8 @@ class WebLocatorDblclick:
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.",
             },
             "force": {
@@ -79,10 +81,14 @@ class WebLocatorDblclick:
             },
             "steps": {
                 "type": "integer",
+                "minimum": 1,
+                "maximum": 1000,
                 "description": "Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between Playwright's current cursor position and the provided destination. When set to 1, emits a single `mousemove` event at the destination location.",
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "trial": {

@@ -41,6 +41,8 @@ class WebLocatorEvaluate:
             "arg": {"description": "Optional argument to pass to `expression`."},
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds to wait for the locator before evaluating. Note that after locator is resolved, evaluation itself is not limited by the timeout. Defaults to `30000` (30 seconds). Pass `0` to disable timeout.",
             },
         },

@@ -28,7 +28,7 @@ class WebLocatorIsVisible:
                 "type": "string",
                 "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
-            "timeout": {"type": "number"},
+            "timeout": {"type": "number", "minimum": 0, "maximum": 300000},
         },
         "required": ["selector"],
         "additionalProperties": False,

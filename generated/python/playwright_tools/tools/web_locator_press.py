@@ -31,11 +31,15 @@ class WebLocatorPress:
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.",
             },
             "noWaitAfter": {"type": "boolean"},
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },

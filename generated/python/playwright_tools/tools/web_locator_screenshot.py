@@ -54,6 +54,8 @@ class WebLocatorScreenshot:
             },
             "quality": {
                 "type": "integer",
+                "minimum": 0,
+                "maximum": 100,
                 "description": "The quality of the image, between 0-100. Not applicable to `png` images. For `jpeg` the default is `80`. For `webp`, a quality of `100` (the default) produces a lossless image, while lower values use lossy compression.",
             },
             "scale": {
@@ -67,6 +69,8 @@ class WebLocatorScreenshot:
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "type": {

@@ -36,10 +36,14 @@ class WebMouseClick:
             },
             "clickCount": {
                 "type": "integer",
+                "minimum": 0,
+                "maximum": 10,
                 "description": "defaults to 1. See [UIEvent.detail].",
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.",
             },
         },

@@ -36,6 +36,8 @@ class WebMouseDblclick:
             },
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0.",
             },
         },

@@ -31,6 +31,8 @@ class WebMouseMove:
             },
             "steps": {
                 "type": "integer",
+                "minimum": 1,
+                "maximum": 1000,
                 "description": "Defaults to 1. Sends `n` interpolated `mousemove` events to represent travel between Playwright's current cursor position and the provided destination. When set to 1, emits a single `mousemove` event at the destination location.",
             },
         },

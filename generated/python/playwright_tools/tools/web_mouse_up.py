@@ -28,6 +28,8 @@ class WebMouseUp:
             },
             "clickCount": {
                 "type": "integer",
+                "minimum": 0,
+                "maximum": 10,
                 "description": "defaults to 1. See [UIEvent.detail].",
             },
         },

@@ -97,6 +97,8 @@ class WebPdf:
             },
             "scale": {
                 "type": "number",
+                "minimum": 0.1,
+                "maximum": 2,
                 "description": "Scale of the webpage rendering. Defaults to `1`. Scale amount must be between 0.1 and 2.",
             },
             "tagged": {

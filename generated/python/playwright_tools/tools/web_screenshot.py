@@ -76,6 +76,8 @@ class WebScreenshot:
             },
             "quality": {
                 "type": "integer",
+                "minimum": 0,
+                "maximum": 100,
                 "description": "The quality of the image, between 0-100. Not applicable to `png` images. For `jpeg` the default is `80`. For `webp`, a quality of `100` (the default) produces a lossless image, while lower values use lossy compression.",
             },
             "scale": {
@@ -89,6 +91,8 @@ class WebScreenshot:
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
             "type": {

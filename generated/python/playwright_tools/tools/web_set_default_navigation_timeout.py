@@ -32,7 +32,12 @@ class WebSetDefaultNavigationTimeout:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
-            "timeout": {"type": "number", "description": "Maximum navigation time in milliseconds"}
+            "timeout": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
+                "description": "Maximum navigation time in milliseconds",
+            }
         },
         "required": ["timeout"],
         "additionalProperties": False,

@@ -25,6 +25,8 @@ class WebSetDefaultTimeout:
         "properties": {
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Pass `0` to disable timeout.",
             }
         },

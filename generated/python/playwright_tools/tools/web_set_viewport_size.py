@@ -24,8 +24,18 @@ class WebSetViewportSize:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
-            "width": {"type": "integer", "description": "Page width in pixels."},
-            "height": {"type": "integer", "description": "Page height in pixels."},
+            "width": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 16384,
+                "description": "Page width in pixels.",
+            },
+            "height": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 16384,
+                "description": "Page height in pixels.",
+            },
         },
         "required": ["width", "height"],
         "additionalProperties": False,

@@ -30,6 +30,8 @@ class WebType:
             "text": {"type": "string", "description": "A text to type into a focused element."},
             "delay": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
                 "description": "Time to wait between key presses in milliseconds. Defaults to 0.",
             },
             "noWaitAfter": {"type": "boolean"},
@@ -39,6 +41,8 @@ class WebType:
             },
             "timeout": {
                 "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
                 "description": "Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.",
             },
         },

@@ -23,7 +23,14 @@ class WebWaitForTimeout:
     parameters: ClassVar[dict[str, JsonValue]] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
-        "properties": {"timeout": {"type": "number", "description": "A timeout to wait for"}},
+        "properties": {
+            "timeout": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
+                "description": "A timeout to wait for",
+            }
+        },
         "required": ["timeout"],
         "additionalProperties": False,
     }

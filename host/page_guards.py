@@ -1,0 +1,58 @@
+"""Scripts the host puts into every page, so that a page's flood stays in the page.
+
+`console_limiter` replaces each `console` method of every frame (an init script runs in every
+frame, child frames included, before the page's own scripts) with one that forwards at most
+`per_second` calls a second and counts the rest; once a second it reports the count as one
+warning that starts with `DROPPED_MARKER`, which the session turns into its dropped counter. A
+page that logs a million lines then costs its own renderer a million cheap calls, not the
+driver, the host or other sessions a million messages.
+"""
+
+from __future__ import annotations
+
+import json
+
+DROPPED_MARKER = "[playwright-tool-host] dropped "
+CONSOLE_METHODS = (
+    "log",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "trace",
+    "dir",
+    "dirxml",
+    "table",
+    "assert",
+    "count",
+    "countReset",
+    "timeLog",
+    "group",
+    "groupCollapsed",
+)
+
+
+def console_limiter(per_second: int) -> str:
+    """The init script limiting console calls to `per_second` a second per frame."""
+    return f"""(() => {{
+  const limit = {int(per_second)}, marker = {json.dumps(DROPPED_MARKER)};
+  const c = globalThis.console;
+  if (!c || c.__hostLimited) return;
+  const warn = c.warn;
+  let start = 0, used = 0, dropped = 0;
+  const report = () => {{
+    if (dropped) {{ const n = dropped; dropped = 0; warn.call(c, marker + n); }}
+  }};
+  for (const name of {json.dumps(list(CONSOLE_METHODS))}) {{
+    const original = c[name];
+    if (typeof original !== 'function') continue;
+    const limited = function (...args) {{
+      const now = Date.now();
+      if (now - start >= 1000) {{ report(); start = now; used = 0; }}
+      if (++used > limit) {{ if (dropped++ === 0) setTimeout(report, 1000); return undefined; }}
+      return original.apply(this, args);
+    }};
+    Object.defineProperty(c, name, {{ value: limited, writable: true, configurable: true }});
+  }}
+  Object.defineProperty(c, '__hostLimited', {{ value: true }});
+}})();"""

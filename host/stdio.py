@@ -1,0 +1,254 @@
+"""MCP over standard input and output: one JSON-RPC message per line, bounded, always answered.
+
+The SDK's own stdio transport reads stdin in a worker thread that a signal cannot interrupt, gives
+up silently on a line it cannot parse (a client waits forever for that answer), and imports the
+SDK's HTTP stack. This one reads and writes the pipes through the event loop, so SIGTERM and
+SIGINT end the host at once whatever the client does; answers every request it cannot pass on
+(too long, not UTF-8, nested too deep, not JSON-RPC) with a JSON-RPC error that carries the
+request's id when one can be read; and reports a client that closed its end (stdin at EOF,
+stdout closed) so the host can stop quietly.
+
+While it runs, file descriptors 0 and 1 point at /dev/null and stderr, so a stray `print` or a
+child process cannot write into the protocol stream; the wire uses private duplicates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import stat
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+
+from host.limits import json_depth
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
+
+
+class StdioWire:
+    """The protocol's two byte streams, on private duplicates of fds 0 and 1.
+
+    Guarantees: `lines()` yields complete lines of at most `max_line` bytes (a longer line is
+    skipped whole and reported as `None`), ending at EOF; `write` sends bytes in order and raises
+    `BrokenPipeError` once the reader is gone; a write that the client is slow to read waits for
+    it without blocking the event loop; `close` restores fds 0 and 1.
+    """
+
+    def __init__(self, max_line: int) -> None:
+        self.max_line = max_line
+        self._in = os.dup(0)
+        self._out = os.dup(1)
+        self._saved = (os.dup(0), os.dup(1))
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(2, 1)
+        self._writer: asyncio.StreamWriter | None = None
+        self._blocking_out = False
+
+    def close(self) -> None:
+        for fd, saved in zip((0, 1), self._saved, strict=True):
+            with contextlib.suppress(OSError):
+                os.dup2(saved, fd)
+            with contextlib.suppress(OSError):
+                os.close(saved)
+        if self._writer is not None:
+            self._writer.close()
+        else:
+            with contextlib.suppress(OSError):
+                os.close(self._out)
+
+    async def _chunks(self) -> AsyncIterator[bytes]:
+        loop = asyncio.get_running_loop()
+        mode = os.fstat(self._in).st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode):
+            reader = asyncio.StreamReader(limit=1 << 16)
+            await loop.connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(self._in, "rb", 0)
+            )
+            while chunk := await reader.read(1 << 16):
+                yield chunk
+            return
+        # A regular file (a recorded session replayed into the host): reads never block long.
+        while chunk := os.read(self._in, 1 << 16):
+            yield chunk
+            await asyncio.sleep(0)
+
+    async def lines(self) -> AsyncIterator[bytes | None]:
+        buffer = bytearray()
+        skipping = False
+        async for chunk in self._chunks():
+            buffer += chunk
+            while True:
+                end = buffer.find(b"\n")
+                if end < 0:
+                    if len(buffer) > self.max_line:
+                        if not skipping:
+                            yield None
+                        skipping = True
+                        buffer.clear()
+                    break
+                line = bytes(buffer[:end])
+                del buffer[: end + 1]
+                if skipping:
+                    skipping = False
+                elif len(line) > self.max_line:
+                    yield None
+                elif line.strip():
+                    yield line
+        if buffer.strip() and not skipping:
+            yield bytes(buffer) if len(buffer) <= self.max_line else None
+
+    async def write(self, data: bytes) -> None:
+        if self._writer is None and not self._blocking_out:
+            mode = os.fstat(self._out).st_mode
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode):
+                loop = asyncio.get_running_loop()
+                transport, protocol = await loop.connect_write_pipe(
+                    _FlowControl, os.fdopen(self._out, "wb", 0)
+                )
+                self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
+            else:
+                self._blocking_out = True
+        if self._writer is not None:
+            if self._writer.is_closing():
+                raise BrokenPipeError("the client closed its end of stdout")
+            self._writer.write(data)
+            try:
+                await self._writer.drain()
+            except ConnectionError as error:
+                raise BrokenPipeError(str(error)) from None
+            return
+        view = memoryview(data)
+        while view:
+            written = os.write(self._out, view)
+            view = view[written:]
+
+
+class _FlowControl(asyncio.streams.FlowControlMixin, asyncio.Protocol):
+    """A write pipe's protocol with `drain` support (what asyncio's StreamWriter needs)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def _get_close_waiter(self, stream: Any) -> asyncio.Future[None]:
+        return self._closed
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if not self._closed.done():
+            self._closed.set_result(None)
+
+
+def error_line(request_id: Any, code: int, message: str) -> bytes:
+    """A JSON-RPC error response, as one line."""
+    body = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    return (json.dumps(body, ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _request_id(line: bytes) -> Any:
+    """The id of a request the SDK could not parse, if Python's more lenient parser finds one."""
+    with contextlib.suppress(ValueError, RecursionError):
+        message = json.loads(line)
+        if isinstance(message, dict) and isinstance(message.get("id"), int | str):
+            request_id = message["id"]
+            return request_id if not isinstance(request_id, str) else request_id[:256]
+    return None
+
+
+def _refusal(line: bytes, max_depth: int) -> tuple[int, str] | None:
+    """Why a line cannot be passed on to the server, or None."""
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return PARSE_ERROR, f"the message is not UTF-8 (byte {error.start})"
+    if json_depth(line) > max_depth:
+        return INVALID_REQUEST, f"the message nests more than {max_depth} levels deep"
+    return None
+
+
+def _parse_failure(error: Exception) -> str:
+    text = str(error)
+    if "hex escape" in text or "surrogate" in text:
+        return "the message is not valid JSON text: it holds a lone surrogate escape (\\ud800)"
+    first = text.splitlines()[1].strip() if len(text.splitlines()) > 1 else text
+    return f"the message is not a valid JSON-RPC message ({first[:300]})"
+
+
+async def serve_wire(
+    wire: StdioWire,
+    read_send: MemoryObjectSendStream[SessionMessage | Exception],
+    write_receive: MemoryObjectReceiveStream[SessionMessage],
+    *,
+    max_depth: int,
+    on_gone: Callable[[str], None],
+) -> None:
+    """Move messages between the wire and the server's streams until the client is gone."""
+
+    async def write(data: bytes) -> None:
+        try:
+            await wire.write(data)
+        except (BrokenPipeError, ConnectionError, OSError):
+            on_gone("the client closed stdout")
+            raise
+
+    async def read() -> None:
+        async with read_send:
+            async for line in wire.lines():
+                if line is None:
+                    await write(
+                        error_line(
+                            None,
+                            INVALID_REQUEST,
+                            f"the message is longer than {wire.max_line} bytes; it was skipped",
+                        )
+                    )
+                    continue
+                refusal = _refusal(line, max_depth)
+                if refusal is None:
+                    try:
+                        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                    except ValueError as error:
+                        refusal = PARSE_ERROR, _parse_failure(error)
+                    else:
+                        await read_send.send(SessionMessage(message))
+                        continue
+                await write(error_line(_request_id(line), *refusal))
+        on_gone("the client closed stdin")
+
+    async def send() -> None:
+        async with write_receive:
+            async for outgoing in write_receive:
+                await write(_encode(outgoing))
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(read)
+            group.start_soon(send)
+    except* (BrokenPipeError, ConnectionError, OSError):
+        pass
+
+
+def _encode(outgoing: SessionMessage) -> bytes:
+    message = outgoing.message
+    try:
+        text = message.model_dump_json(by_alias=True, exclude_unset=True)
+    except ValueError:
+        # Text the protocol cannot carry (a lone surrogate a page produced): escaped instead.
+        data = message.model_dump(mode="python", by_alias=True, exclude_unset=True)
+        try:
+            text = json.dumps(data, ensure_ascii=True, default=str)
+        except ValueError:
+            request_id = getattr(message, "id", None)
+            return error_line(request_id, INTERNAL_ERROR, "the answer could not be encoded")
+    return (text + "\n").encode("utf-8", "backslashreplace")
