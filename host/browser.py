@@ -173,10 +173,12 @@ class BrowserPool:
             if self._config.enable_execute:
                 port = _free_loopback_port()
                 args += ["--remote-debugging-address=127.0.0.1", f"--remote-debugging-port={port}"]
+            proxy = {"server": self._config.proxy_server} if self._config.proxy_server else None
             browser = await engine.launch(
                 executable_path=self._config.executable_path,
                 headless=self._config.headless,
                 args=args,
+                proxy=proxy,  # type: ignore[arg-type]
                 timeout=limit * 1000,
                 # The host, not Playwright, handles SIGTERM/SIGINT and closes the browser.
                 handle_sigint=False,

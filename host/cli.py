@@ -16,24 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from host.config import LOOPBACK_HOSTS, HostConfig
+from host.options import add_http_limits, parse_address
 from host.registry import ToolRegistry
 
 log = logging.getLogger("host")
 
 TOKEN_ENV = "PLAYWRIGHT_TOOL_HOST_TOKEN"
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """`HOST:PORT`, `[::1]:PORT` or `PORT` (on 127.0.0.1)."""
-    if text.isdigit():
-        return "127.0.0.1", int(text)
-    if text.startswith("["):
-        host, _, port = text[1:].partition("]:")
-    else:
-        host, _, port = text.rpartition(":")
-    if not port.isdigit():
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    return host or "127.0.0.1", int(port)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -131,6 +119,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="a directory upload_file may read files from; repeatable (default: uploads off)",
     )
     serve.add_argument(
+        "--allow-file-dir",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="let pages open file: URLs under DIR; repeatable (default: file: URLs are refused)",
+    )
+    add_http_limits(serve)
+    serve.add_argument(
         "--storage-dir",
         type=Path,
         metavar="DIR",
@@ -177,6 +174,10 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         enable_execute=args.enable_execute,
         upload_dirs=tuple(args.upload_dir),
         storage_dir=args.storage_dir,
+        file_dirs=tuple(args.allow_file_dir),
+        max_connections=max(8, args.max_connections),
+        http_header_timeout=max(0.5, args.http_header_timeout),
+        http_body_timeout=max(0.5, args.http_body_timeout),
     )
 
 

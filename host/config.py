@@ -85,6 +85,8 @@ class HostConfig:
     guarded_ports: tuple[int, ...] = ()
     """Ports of this machine that sessions' pages may not reach (the host's own HTTP port; the
     CDP port is added when the browser opens one)."""
+    proxy_server: str | None = None
+    """A proxy every request of the browser goes through (the executor's URL policy), or None."""
     max_tabs: int = 32
     """Tabs a session may hold; a page that opens more sees them closed at once (with a note)."""
     console_rate: int = 200

@@ -130,6 +130,7 @@ async def playwright_execute(call: CallContext, args: JsonObject) -> JsonValue:
         "code": str(args["code"]),
         "endpoint": endpoint,
         "target": await target_id(session, call.tab),
+        "limit": call.config.max_result_bytes,
     }
     worker = await _take_worker()
     assert worker.stdin is not None and worker.stdout is not None
@@ -149,6 +150,13 @@ async def playwright_execute(call: CallContext, args: JsonObject) -> JsonValue:
                     await worker.stdin.drain()
                 elif "done" in message:
                     result = message["done"]
+    except ValueError:
+        # A line past the stream's limit: the worker sent more than any answer may hold.
+        kill(worker)
+        raise HostError(
+            "result_too_large",
+            "the code's answer was larger than the host accepts; return less",
+        ) from None
     except TimeoutError:
         kill(worker)
         await worker.wait()

@@ -25,6 +25,8 @@ from typing import IO, Any
 from playwright.async_api import Browser, Page, async_playwright
 
 OUTPUT_LIMIT = 64 * 1024
+RESULT_LIMIT = 4 * 1024 * 1024
+"""The largest return value sent back (as JSON characters), unless the job names another."""
 CONTEXT_METHODS = frozenset(
     {
         "add_cookies",
@@ -181,6 +183,15 @@ async def run(job: dict[str, Any], protocol: Protocol) -> dict[str, Any]:
             result["result"], note = to_json(value)
             if note:
                 result["note"] = note
+            size = len(json.dumps(result["result"], default=str))
+            limit = int(job.get("limit") or RESULT_LIMIT)
+            if size > limit:
+                result.update(
+                    success=False,
+                    result=None,
+                    error=f"the return value is {size} characters of JSON, more than the host's "
+                    f"limit of {limit}; return less (a slice, a count, a summary)",
+                )
         return result
 
 

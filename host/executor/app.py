@@ -11,9 +11,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 
-from host.executor.logs import event
+from host.executor.logs import event, log
 from host.executor.service import ExecutorService
 from host.jsontypes import JsonObject
 from host.security import SecurityMiddleware
@@ -21,77 +21,37 @@ from host.security import SecurityMiddleware
 NO_STORE = {"cache-control": "no-store"}
 
 
+RETRY_AFTER_S = 1
+_RETRY_CODES = frozenset({"busy", "browser_unavailable"})
+
+
 def _json(status: int, body: JsonObject) -> Response:
-    return JSONResponse(body, status_code=status, headers=NO_STORE)
+    headers = dict(NO_STORE)
+    error = body.get("error")
+    if status == 503 and isinstance(error, dict) and error.get("code") in _RETRY_CODES:
+        headers["retry-after"] = str(RETRY_AFTER_S)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-class JsonBodyLimit:
-    """Refuses a request body over `limit` bytes with 413 `payload_too_large` (JSON), whether its
-    `Content-Length` says so up front or a chunked body grows past it; nothing of it is kept."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._refuse(send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self.limit:
-                await self._refuse(send)
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
-        replay: list[Message] = [
-            {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-        ]
-
-        async def replayed() -> Message:
-            return replay.pop() if replay else await receive()
-
-        await self.app(scope, replayed, send)
-
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "ok": False,
-                "error": {
-                    "code": "payload_too_large",
-                    "message": f"the request body is larger than {self.limit} bytes",
-                    "path": "$",
-                },
-            }
-        ).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+def executor_refusal(status: int, code: str, message: str) -> bytes:
+    """A refusal before the route (size, depth, Host, Origin, token) in the executor's shape."""
+    error: JsonObject = {"code": code, "message": message}
+    if status in (400, 413):
+        error["path"] = "$"
+    return json.dumps({"ok": False, "error": error}).encode()
 
 
 def build_app(
     service: ExecutorService,
     bind_host: str = "127.0.0.1",
     *,
+    port: int | None = None,
     announce: Callable[[], JsonObject] | None = None,
 ) -> ASGIApp:
     """The executor over HTTP.
 
-    Guarantees: bodies over the settings' limit are 413 before anything parses them; `Host` and
-    `Origin` are checked and, with a token, every route but `/healthz` needs it (the host's
+    Guarantees: bodies over the settings' limit are 413, and bodies nested too deep 400, before
+    anything parses them; `Host` and `Origin` are checked and, with a token, every route but `/healthz` needs it (the host's
     `SecurityMiddleware`); every answer, errors included (404, 405, 500), is a JSON body with a
     code; the service starts (engine selection, browser launch) before the first request is served
     and is closed with the app; `announce` supplies the `executor_web.listening` event's fields.
@@ -118,6 +78,7 @@ def build_app(
         )
 
     async def server_error(request: Request, error: Exception) -> Response:
+        log.error("the service failed on %s", request.url.path, exc_info=error)
         return _json(
             500, {"ok": False, "error": {"code": "internal_error", "message": "the service failed"}}
         )
@@ -141,5 +102,10 @@ def build_app(
         exception_handlers={HTTPException: http_error, Exception: server_error},
         lifespan=lifespan,
     )
-    secured = SecurityMiddleware(app, service.settings.host_config("chromium"), bind_host)
-    return JsonBodyLimit(secured, service.settings.max_body_bytes)
+    return SecurityMiddleware(
+        app,
+        service.settings.host_config("chromium"),
+        bind_host,
+        port=port,
+        refusal=executor_refusal,
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import socket
@@ -21,6 +22,7 @@ from host.executor.settings import (
     TOKEN_ENV,
     ExecutorSettings,
 )
+from host.options import add_http_limits, parse_address
 
 URL_ORIGINS_ENV = "WEB_EXECUTOR_URL_ORIGINS"
 
@@ -111,6 +113,7 @@ def add_executor_command(commands: Any) -> None:
     parser.add_argument(
         "--log-level", default="info", choices=("debug", "info", "warning", "error")
     )
+    add_http_limits(parser)
 
 
 def settings_from(args: argparse.Namespace) -> ExecutorSettings:
@@ -140,12 +143,14 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         default_timeout_ms=args.timeout_ms,
         step_timeout_ms=max(100, args.step_timeout_ms),
         user=args.user,
+        max_connections=max(8, args.max_connections),
+        header_timeout=max(0.5, args.http_header_timeout),
+        body_timeout=max(0.5, args.http_body_timeout),
     )
 
 
 def run_executor(args: argparse.Namespace) -> int:
     """Validate, bind, drop privileges, then serve until SIGTERM/SIGINT. Exit 2 on bad settings."""
-    from host.cli import parse_address
     from host.executor import logs
     from host.executor.urlpolicy import UrlPolicy
 
@@ -164,17 +169,18 @@ def run_executor(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from host.http_server import listening_socket
+
     # Bound before dropping root, so that a privileged port would still work.
-    family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((bind_host, port))
+        sock = listening_socket(bind_host, port)
     except OSError as error:
         print(f"error: cannot listen on {bind_host}:{port}: {error.strerror}", file=sys.stderr)
         return 2
-    sock.listen(512)
-    sock.setblocking(False)
+    # The service's own port is out of reach of every page an action opens.
+    settings = dataclasses.replace(
+        settings, guarded_ports=(*settings.guarded_ports, sock.getsockname()[1])
+    )
     # Everything is built (and every module imported) while the process may still read all it
     # needs: after dropping root, the interpreter's own library may be out of reach.
     server = _build_server(settings, sock, bind_host)
@@ -198,10 +204,9 @@ def run_executor(args: argparse.Namespace) -> int:
 
 
 def _build_server(settings: ExecutorSettings, sock: socket.socket, bind_host: str) -> Any:
-    import uvicorn
-
     from host.executor.app import build_app
     from host.executor.service import ExecutorService
+    from host.http_server import uvicorn_server
 
     actual = sock.getsockname()[1]
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
@@ -209,17 +214,16 @@ def _build_server(settings: ExecutorSettings, sock: socket.socket, bind_host: st
     app = build_app(
         service,
         bind_host,
+        port=actual,
         announce=lambda: {"url": f"http://{shown}:{actual}", "engine": service.engines.engine},
     )
-    config = uvicorn.Config(
+    server = uvicorn_server(
         app,
+        settings.host_config("chromium").http_limits(),
         log_config=None,  # the process's JSON handler (logs.configure) formats uvicorn's lines
-        lifespan="on",
-        timeout_graceful_shutdown=5,
-        access_log=False,
     )
-    config.load()  # imports the protocol, loop and lifespan classes now
-    return uvicorn.Server(config)
+    server.config.load()  # imports the protocol, loop and lifespan classes now
+    return server
 
 
 def _exit_cleanly(signum: int, frame: object) -> None:

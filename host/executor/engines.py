@@ -40,6 +40,8 @@ class EngineSet:
         self.engine: str | None = None
         self.version: str | None = None
         self.failures: list[JsonObject] = []
+        self.proxy: str | None = None
+        """The proxy every browser launched goes through (the URL policy), if any."""
         self._lock = asyncio.Lock()
         self._last_try = -RETRY_AFTER_S
 
@@ -50,7 +52,7 @@ class EngineSet:
             self._last_try = time.monotonic()
             failures: list[JsonObject] = []
             for engine in self.settings.engines:
-                host = Host(self.settings.host_config(engine), self.registry)
+                host = Host(self.settings.host_config(engine, self.proxy), self.registry)
                 try:
                     async with asyncio.timeout(LAUNCH_LIMIT_S):
                         browser = await host.pool.browser()

@@ -29,6 +29,7 @@ from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
 from host.jsontypes import JsonObject, JsonValue
 from host.keys import SessionKey
+from host.limits import json_safe
 
 VALUE_ECHO_CHARS = 1024
 """Characters of an unredacted value echoed in the field summary."""
@@ -164,8 +165,12 @@ class ActionRun:
         message = self.redactor.scrub(error.message)[:500]
         lowered = message.lower()
         closed = any(w in lowered for w in ("closed", "crash", "disconnected", "target"))
-        if error.code == "browser_crashed" or await self._browser_gone(wait=closed):
+        if error.code in ("browser_crashed", "driver_crashed") or await self._browser_gone(
+            wait=closed
+        ):
             return self._crashed()
+        if error.code == "url_blocked":
+            return ExecutorError("url_refused", "a page went to a URL the service does not open")
         waited_for_deadline = tool in ("web_navigate", "web_waitForLoadState")
         if error.code == "timeout" or (
             # These two wait until the action's deadline; a step (fill, click) has its own limit
@@ -227,7 +232,7 @@ class ActionRun:
                 "kind": self.action.submit.kind,
                 "done": self.submit.done,
             }
-        scrubbed = self.redactor.scrub_json(body)
+        scrubbed = json_safe(self.redactor.scrub_json(body))
         assert isinstance(scrubbed, dict)
         return status, scrubbed
 

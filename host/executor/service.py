@@ -15,12 +15,14 @@ from host.executor.logs import event, log
 from host.executor.payload import Action, parse_action
 from host.executor.pii import SelectorPrivacy
 from host.executor.privileges import browser_processes, user_name
+from host.executor.proxy import OriginProxy
 from host.executor.redaction import SECRETS, Redactor
 from host.executor.runner import ActionRun, action_origin
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import ToolRegistry, generated_registry
+from host.selfguard import SelfGuard
 
 JSON_TYPES = ("application/json",)
 
@@ -45,10 +47,12 @@ class ExecutorService:
     Guarantees: `execute` answers every request with `(status, JSON body)` and never raises: a
     payload error is 400 `invalid_payload` with the field path, a refused URL `url_refused`, a
     failed action its code; at most `max_concurrent` actions run at once and at most `max_queue`
-    wait (one more is `busy`), the wait counting against the action's own time limit; every
-    redacted value is registered for log scrubbing while its action runs and is absent from the
-    body. `health` is 200 only while a browser is connected (relaunched if it died), else 503
-    with the reason per engine.
+    wait; one more is answered `busy` (503) at once, and one that waited half its time limit
+    without a slot is answered `busy` then, never `timeout` (504 is only for an action that ran
+    out of its own time); every redacted value is registered for log scrubbing while its action
+    runs and is absent from the body. With an origin allow-list, every request of the browser
+    goes through the service's `OriginProxy`. `health` is 200 only while the browser answers a
+    round trip through a live driver (relaunched if either died), else 503 with the reason.
     """
 
     def __init__(self, settings: ExecutorSettings, registry: ToolRegistry | None = None) -> None:
@@ -56,6 +60,9 @@ class ExecutorService:
         self.engines = EngineSet(settings, registry)
         self.policy = UrlPolicy(settings.url_origins)
         self.privacy = SelectorPrivacy(settings.pii_key)
+        self.proxy: OriginProxy | None = None
+        if settings.url_origins:
+            self.proxy = OriginProxy(self.policy, SelfGuard(settings.guarded_ports))
         self._slots = asyncio.Semaphore(settings.max_concurrent)
         self._waiting = 0
         self._closing: set[asyncio.Task[None]] = set()
@@ -69,6 +76,9 @@ class ExecutorService:
         }
 
     async def start(self) -> None:
+        if self.proxy is not None:
+            await self.proxy.start()
+            self.engines.proxy = self.proxy.url
         # The generated registry imports ~200 modules: once here, not during the first action.
         await asyncio.get_running_loop().run_in_executor(None, generated_registry)
         await self.engines.start()
@@ -77,6 +87,8 @@ class ExecutorService:
         if self._closing:
             await asyncio.wait(set(self._closing), timeout=15)
         await self.engines.close()
+        if self.proxy is not None:
+            await self.proxy.close()
 
     # -- POST /execute -------------------------------------------------------------------------
 
@@ -127,21 +139,30 @@ class ExecutorService:
                     details={"engines": list(self.engines.failures)},
                 ),
             )
-        if self._waiting >= self.settings.max_queue:
+        if self._slots.locked() and self._waiting >= self.settings.max_queue:
             return _failure(
                 action_id,
-                ExecutorError("busy", "too many actions are waiting; retry later"),
+                ExecutorError(
+                    "busy",
+                    f"{self.settings.max_concurrent} actions are running and "
+                    f"{self.settings.max_queue} waiting (the service's limits); retry shortly",
+                ),
             )
         deadline = received + action.timeout_ms / 1000
+        # A waiting action keeps half its time for running: past that it is told to come back
+        # (503) rather than started too late to finish (which would be a 504 after the deadline).
+        patience = received + action.timeout_ms / 2000
         self._waiting += 1
         try:
-            async with asyncio.timeout_at(deadline):
+            async with asyncio.timeout_at(patience):
                 await self._slots.acquire()
         except TimeoutError:
             return _failure(
                 action_id,
                 ExecutorError(
-                    "timeout", f"the action waited {action.timeout_ms} ms for a free slot"
+                    "busy",
+                    f"no slot freed up within half the action's {action.timeout_ms} ms; retry "
+                    "shortly",
                 ),
             )
         finally:
@@ -206,10 +227,15 @@ class ExecutorService:
                 "versions": self.versions(),
             }
         try:
-            # A browser that died since the last action is relaunched here, so that a health
-            # check answers whether the next action can run.
+            # A real round trip: a dead driver or a browser that no longer answers shows here.
+            # Either is relaunched, so that a health check answers whether the next action runs.
+            problem = await host.pool.probe()
             async with asyncio.timeout(30):
-                browser = await host.pool.browser()
+                browser = await host.pool.browser(30)
+            if problem is not None:
+                problem = await host.pool.probe()
+            if problem is not None:
+                raise RuntimeError(problem)
         except Exception as error:
             return 503, {
                 "ok": False,
@@ -231,6 +257,10 @@ class ExecutorService:
             "versions": self.versions(),
             "sessions": len(host.sessions),
             "running": self.running,
+            "waiting": self._waiting,
+            "driver_starts": host.pool.driver_starts,
+            "last_loss": host.pool.last_loss,
+            "proxy_refusals": self.proxy.refused if self.proxy is not None else None,
         }
 
     def sandbox(self) -> JsonObject:

@@ -65,11 +65,25 @@ class ExecutorSettings:
     """Key of the HMAC that replaces PII in returned selectors (random per process by default)."""
     user: str | None = None
     """The account the service (and so the browser) runs as after dropping root."""
+    guarded_ports: tuple[int, ...] = ()
+    """The service's own port(s): no page of an action may reach them."""
+    header_timeout: float = 10.0
+    """An HTTP request's headers must arrive within this (else 408)."""
+    body_timeout: float = 30.0
+    """An HTTP request's body must arrive within this (else 408)."""
+    max_connections: int = 512
+    """HTTP connections held at once (below the descriptor limit); past it, 503."""
 
-    def host_config(self, engine: str) -> HostConfig:
-        """The host's configuration for `engine`: sessions for every running action and a few more."""
+    def host_config(self, engine: str, proxy: str | None = None) -> HostConfig:
+        """The host's configuration for `engine`: sessions for every running action and a few
+        more; with `proxy`, every request of the browser goes through it."""
         chromium = engine == "chromium"
         return HostConfig(
+            proxy_server=proxy,
+            guarded_ports=self.guarded_ports,
+            http_header_timeout=self.header_timeout,
+            http_body_timeout=self.body_timeout,
+            max_connections=self.max_connections,
             engine=engine,
             executable_path=self.executable_path if chromium else None,
             browser_args=self.browser_args if chromium else (),

@@ -199,11 +199,55 @@ def test_the_excerpt_sanitiser() -> None:
     excerpt = sanitise(raw, 10_000)
     assert excerpt.html == (
         '<div><p>keep &amp; <b>this</b></p><input name="n"><textarea></textarea><a>j</a><a>d</a>'
-        '<img src="/i.png"><iframe></iframe></div>'
+        '<img src="/i.png"></div>'
     )
     assert excerpt.removed == 12 and not excerpt.truncated
     cut = sanitise("<p>" + "word " * 1000 + "</p>", 100)
     assert cut.truncated and len(cut.html) <= 100
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<a href="java\tscript:alert(1)">x</a>',
+        '<a href="java\nscript:alert(1)">x</a>',
+        '<a href="\x01javascript:alert(1)">x</a>',
+        '<a href=" \x00 JaVaScRiPt:alert(1)">x</a>',
+        '<a href="&#106;avascript:alert(1)">x</a>',
+        '<a href="jav&#x09;ascript:alert(1)">x</a>',
+        '<a href="vbscript:msgbox(1)">x</a>',
+        '<a href="data:text/html;base64,PHNjcmlwdD4=">x</a>',
+        '<svg><animate attributeName="href" to="javascript:alert(1)"/><a href="#">x</a></svg>',
+        '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+        '<meta http-equiv="refresh" content="0;javascript:alert(1)">',
+        '<base href="javascript:alert(1)//">',
+        '<form action="javascript:alert(1)"><button formaction="javascript:alert(1)">x</button></form>',
+        '<img srcset="javascript:alert(1) 1x" src="javascript:alert(1)">',
+        '<object data="javascript:alert(1)"></object><embed src="javascript:alert(1)">',
+        '<iframe src="javascript:alert(1)"></iframe>',
+        '<div style="background:url(javascript:alert(1))" onclick="x()">x</div>',
+        '<x-widget href="javascript:alert(1)" onload="x()">x</x-widget>',
+        '<a href="javascript&colon;alert(1)">x</a>',
+    ],
+)
+def test_no_script_bearing_url_survives_the_sanitiser(markup: str) -> None:
+    cleaned = sanitise(markup, 10_000).html
+    for word in ("script", "alert", "onclick", "onload", "refresh", "style", "srcset", "data:"):
+        assert word not in cleaned.lower(), cleaned
+
+
+def test_the_sanitiser_keeps_pages_readable() -> None:
+    cleaned = sanitise(
+        '<main><h1 id=t aria-label="Title">Hi</h1><a href="/next?a=1&amp;b=2" rel=next>next</a>'
+        '<a href="mailto:a@example.org">mail</a><a href="https://example.org/x">out</a>'
+        '<custom-card><span data-testid=c>card</span></custom-card></main>',
+        10_000,
+    ).html
+    assert cleaned == (
+        '<main><h1 id="t" aria-label="Title">Hi</h1><a href="/next?a=1&amp;b=2" rel="next">'
+        'next</a><a href="mailto:a@example.org">mail</a><a href="https://example.org/x">out</a>'
+        '<span data-testid="c">card</span></main>'
+    )
 
 
 def test_drift_words_similarity_and_ranking() -> None:
