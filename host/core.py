@@ -439,6 +439,11 @@ class Host:
             )
         if session.ended is not None:
             return HostError("session_ended", f"{session.ended} while the call ran ({message})")
+        if _patience(error) or "detached" in message:
+            # The page's close event can trail the failure it caused.
+            give_up = time.monotonic() + 2.0
+            while tab in session.tabs and time.monotonic() < give_up:
+                await asyncio.sleep(0.05)
         if tab not in session.tabs:
             return HostError(
                 "tab_closed",
@@ -484,7 +489,7 @@ class Host:
         return outcome
 
 
-_CLOSED_WORDS = ("closed", "crash", "disconnected", "connection")
+_CLOSED_WORDS = ("closed", "crash", "disconnected", "connection", "detached")
 
 
 def _patience(error: BaseException) -> float:

@@ -72,6 +72,8 @@ class NavigationPolicy:
         raise HostError("url_blocked", _scheme_refusal(scheme), path=path)
 
     def landed_ok(self, url: str) -> bool:
+        if not url:
+            return True  # a frame that has not committed a document (its initial empty one)
         scheme = scheme_of(url)
         if scheme in _LANDED:
             return True

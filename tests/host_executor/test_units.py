@@ -240,7 +240,7 @@ def test_the_sanitiser_keeps_pages_readable() -> None:
     cleaned = sanitise(
         '<main><h1 id=t aria-label="Title">Hi</h1><a href="/next?a=1&amp;b=2" rel=next>next</a>'
         '<a href="mailto:a@example.org">mail</a><a href="https://example.org/x">out</a>'
-        '<custom-card><span data-testid=c>card</span></custom-card></main>',
+        "<custom-card><span data-testid=c>card</span></custom-card></main>",
         10_000,
     ).html
     assert cleaned == (

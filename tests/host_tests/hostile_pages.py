@@ -1,0 +1,100 @@
+"""Pages that attack the host: floods, hangs, huge results, redirects to local files, self-closing
+tabs. Served on 127.0.0.1 by one quiet `LocalServer`; every request is recorded by path."""
+
+from __future__ import annotations
+
+import http.server
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlsplit
+
+from local_server import LocalServer, serve
+
+PAGES: dict[str, str] = {
+    "/plain": "<title>plain</title><p id=p>plain page</p>",
+    # A console flood from the page itself, and from a worker (init scripts never run there).
+    "/console-flood": "<title>flood</title><script>"
+    "for (let i = 0; i < 100000; i++) console.log('line ' + i);</script><p>done</p>",
+    "/worker-flood": "<title>worker flood</title><script>"
+    "new Worker(URL.createObjectURL(new Blob(["
+    "'for (let i = 0; i < 100000; i++) console.log(\"w \" + i);'])));</script>",
+    "/popups": '<title>popups</title><button id=go onclick="for (let i = 0; i < 60; i++)'
+    " window.open('/plain?' + i)\">go</button>",
+    "/dialogs": '<title>dialogs</title><button id=go onclick="for (let i = 0; i < 200; i++)'
+    " alert(i); document.title = 'after'\">go</button>",
+    "/busy": "<title>busy</title><button id=go onclick='while (true) {}'>go</button>",
+    # A synchronous request that is never answered blocks the renderer's main thread outside any
+    # script: stopping scripts cannot free it.
+    "/sync-wait": '<title>sync</title><button id=go onclick="const x = new XMLHttpRequest();'
+    " x.open('GET', '/never', false); x.send()\">go</button>",
+    # A popup (a window a script opened may close itself) that closes itself once armed.
+    "/opener": "<title>opener</title><button id=go onclick=\"window.open('/closes-itself')\">"
+    "go</button>",
+    "/closes-itself": "<title>closing</title><button id=arm onclick="
+    "'setTimeout(() => window.close(), 500)'>arm</button>",
+    "/huge-dom": "<title>huge</title><div id=root></div><script>"
+    "const root = document.getElementById('root'); const parts = [];"
+    "for (let i = 0; i < 200000; i++) parts.push('<span class=item>item ' + i + '</span>');"
+    "root.innerHTML = parts.join('');</script>",
+    "/file-frame": "<title>frames</title><iframe src='file:///etc/passwd'></iframe>",
+    "/opens-file": "<title>opener</title><button id=go onclick=\"window.open('file:///etc/passwd');"
+    " location.href = 'file:///etc/hostname'\">go</button>",
+}
+
+
+@dataclass
+class HostilePages:
+    """What the hostile page server was asked (paths, in order)."""
+
+    base: str = ""
+    seen: list[str] = field(default_factory=list)
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+def start_hostile_pages() -> tuple[HostilePages, LocalServer]:
+    state = HostilePages()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            parts = urlsplit(self.path)
+            state.seen.append(parts.path)
+            query = parse_qs(parts.query)
+            if parts.path == "/to-file":
+                self.send_response(302)
+                self.send_header("location", "file:///etc/passwd")
+                self.end_headers()
+                return
+            if parts.path == "/redirect":
+                self.send_response(302)
+                self.send_header("location", query.get("to", ["/plain"])[0])
+                self.end_headers()
+                return
+            if parts.path in ("/slow", "/never"):
+                import time
+
+                time.sleep(5 if parts.path == "/slow" else 90)
+            body = PAGES.get(parts.path, "<title>slow</title>" if parts.path == "/slow" else None)
+            if body is None:
+                self.send_response(404)
+                self.send_header("content-length", "0")
+                self.end_headers()
+                return
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            state.seen.append("POST " + urlsplit(self.path).path)
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = serve(Handler)
+    state.base = server.origin
+    return state, server
