@@ -211,6 +211,11 @@ def test_no_callers_string_names_another_callers_session(call: Caller, pages: Ho
 # -- arguments ---------------------------------------------------------------------------------
 
 
+NESTED_40: Any = 1
+for _ in range(40):
+    NESTED_40 = [NESTED_40]
+
+
 @pytest.mark.parametrize(
     ("tool", "arguments", "path", "words"),
     [
@@ -225,15 +230,7 @@ def test_no_callers_string_names_another_callers_session(call: Caller, pages: Ho
         ("web_snapshot", {"depth": -5}, "depth", "at least 1"),
         ("web_route", {"url": "**", "times": 0, "abort": {}}, "times", "at least 1"),
         ("select_option", {"target": "#s", "values": []}, "values", "at least 1"),
-        (
-            "web_evaluate",
-            {
-                "expression": "1",
-                "arg": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
-            },
-            "arg",
-            "nested more than 32",
-        ),  # fmt: skip
+        ("web_evaluate", {"expression": "1", "arg": NESTED_40}, "arg", "nested more than 32"),
         ("web_evaluate", {"expression": "'\ud800'"}, "expression", "lone surrogate"),
         ("web_fill", {"selector": "#\ud800", "value": "x"}, "selector", "lone surrogate"),
         ("web_evaluate", {"expression": "1", "arg": float("nan")}, "arg", "JSON can carry"),
