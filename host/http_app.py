@@ -36,8 +36,14 @@ def build_app(host: Host, bind_host: str = "127.0.0.1", *, port: int | None = No
     )
 
     async def health(request: Request) -> JSONResponse:
-        # A real round trip: a dead driver or a hung browser shows here, not only on a call.
-        problem = await host.pool.probe() if host.pool.connected is not None else None
+        # A real round trip: a dead driver or a hung browser shows here, not only on a call. A
+        # browser not started yet is no problem (the first call starts it); one that went away
+        # is, until a call relaunches it.
+        problem = None
+        if host.pool.connected is not None:
+            problem = await host.pool.probe()
+        elif host.pool.launches > 0:
+            problem = host.pool.gone()
         # Counted in the browser, not in the host's books: leaked contexts or pages would show.
         browser = host.pool.connected
         contexts = browser.contexts if browser is not None else []
