@@ -47,6 +47,7 @@ async def web_tabs(call: CallContext, args: JsonObject) -> JsonValue:
         new_index = session.index_of(page)
         assert new_index is not None
         session.current = session.tabs[new_index]
+        await session.current.attached()  # its workers are guarded before it navigates
         url = args.get("url")
         if isinstance(url, str):
             await page.goto(url)

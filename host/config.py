@@ -96,6 +96,10 @@ class HostConfig:
     """Console, page-error, network or dialog events per second past which a session stops
     listening for that kind for `flood_pause` seconds (a page that bypassed the in-page limit)."""
     flood_pause: float = 5.0
+    flood_slowdown: float = 50.0
+    """While a session's flood is not listened to, its tabs' CPU runs this many times slower
+    (DevTools CPU throttling): what a flood still costs the browser and Playwright's driver,
+    which every session shares, shrinks with it. 1 turns it off."""
     http_header_timeout: float = 10.0
     """An HTTP request's headers must arrive within this (else 408); idle connections close."""
     http_body_timeout: float = 30.0

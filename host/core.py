@@ -53,7 +53,8 @@ _PROBE_S = 3.0
 
 
 def execute_timeout(args: object) -> float:
-    """`playwright_execute`'s `timeout_sec`: default 60; below 1 s the default; above 300, 300."""
+    """`playwright_execute`'s `timeout_sec`: 60 when absent. The schema refuses values outside
+    1–300 before a call gets here; this keeps to those bounds all the same."""
     value = args.get("timeout_sec") if isinstance(args, dict) else None
     if not isinstance(value, int | float) or isinstance(value, bool) or value < 1:
         return EXECUTE_DEFAULT_SEC

@@ -5,7 +5,9 @@ frame, child frames included, before the page's own scripts) with one that forwa
 `per_second` calls a second and counts the rest; once a second it reports the count as one
 warning that starts with `DROPPED_MARKER`, which the session turns into its dropped counter. A
 page that logs a million lines then costs its own renderer a million cheap calls, not the
-driver, the host or other sessions a million messages.
+driver, the host or other sessions a million messages. Uncaught errors and unhandled
+rejections past the same limit are held back too (a cancelled `error` event is not reported to
+DevTools) and counted the same way. The script runs in workers as well (`worker_guard`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ CONSOLE_METHODS = (
 
 
 def console_limiter(per_second: int) -> str:
-    """The init script limiting console calls to `per_second` a second per frame."""
+    """The init script limiting console calls and uncaught errors to `per_second` a second per
+    frame (and per worker)."""
     return f"""(() => {{
   const limit = {int(per_second)}, marker = {json.dumps(DROPPED_MARKER)};
   const c = globalThis.console;
@@ -43,16 +46,24 @@ def console_limiter(per_second: int) -> str:
   const report = () => {{
     if (dropped) {{ const n = dropped; dropped = 0; warn.call(c, marker + n); }}
   }};
+  const over = () => {{
+    const now = Date.now();
+    if (now - start >= 1000) {{ report(); start = now; used = 0; }}
+    if (++used > limit) {{ if (dropped++ === 0) setTimeout(report, 1000); return true; }}
+    return false;
+  }};
   for (const name of {json.dumps(list(CONSOLE_METHODS))}) {{
     const original = c[name];
     if (typeof original !== 'function') continue;
     const limited = function (...args) {{
-      const now = Date.now();
-      if (now - start >= 1000) {{ report(); start = now; used = 0; }}
-      if (++used > limit) {{ if (dropped++ === 0) setTimeout(report, 1000); return undefined; }}
-      return original.apply(this, args);
+      return over() ? undefined : original.apply(this, args);
     }};
     Object.defineProperty(c, name, {{ value: limited, writable: true, configurable: true }});
+  }}
+  if (typeof globalThis.addEventListener === 'function') {{
+    for (const type of ['error', 'unhandledrejection']) {{
+      globalThis.addEventListener(type, (event) => {{ if (over()) event.preventDefault(); }});
+    }}
   }}
   Object.defineProperty(c, '__hostLimited', {{ value: true }});
 }})();"""

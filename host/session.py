@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -30,6 +31,7 @@ from host.keys import SessionKey
 from host.navigation import NavigationPolicy
 from host.page_guards import DROPPED_MARKER, console_limiter
 from host.selfguard import SelfGuard
+from host.worker_guard import guard_workers
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,14 @@ class Tab:
     refs: set[str] = field(default_factory=set)
     target_id: str | None = None
     cdp: Any = None
+    attaching: asyncio.Task[None] | None = None
+    throttle: float = 1.0
+
+    async def attached(self) -> None:
+        """Wait (at most 5 s) until the tab's DevTools session and worker guard are in place."""
+        if self.attaching is not None and not self.attaching.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self.attaching), 5)
 
 
 class _Rate:
@@ -126,8 +136,8 @@ class Session:
     (console, network, responses, dialogs, notes) are bounded by the config's `buffer_limit`;
     when a limit drops entries the count is reported. A page's console is limited in the page
     (`console_rate` a second per frame, the rest counted as dropped); a kind of event that still
-    arrives faster than `event_flood` a second is not listened to for `flood_pause` seconds (a
-    note says so). A frame that lands on a URL the navigation policy refuses is taken back to
+    arrives faster than `event_flood` a second is not listened to for `flood_pause` seconds, and
+    the session's tabs run `flood_slowdown` times slower meanwhile (a note says so). A frame that lands on a URL the navigation policy refuses is taken back to
     `about:blank` and the URL kept in `blocked_landing` for the running call to report. When the
     page itself closes its last tab, or the last tab crashes, a new blank tab takes its place and
     the next result says so; when a caller closes it (`closing_intent`), `ended` is set, as it is
@@ -219,6 +229,7 @@ class Session:
         session._adopt(page)
         session.current = session.tabs[0]
         session.notes.clear()  # the first tab is not news
+        await session.tabs[0].attached()  # before the first call navigates it
         return session
 
     # -- what the session listens to, and floods -------------------------------------------
@@ -248,14 +259,21 @@ class Session:
         for event, handler in self._handlers(kind):
             self.context.remove_listener(event, handler)
         pause = self.config.flood_pause
+        slowdown = self.config.flood_slowdown
         self.note(
             {
                 "event": "flood",
                 "kind": kind,
                 "detail": f"a page sent more than {self.config.event_flood} {kind} events in a "
-                f"second; they are not recorded for the next {pause:g} s",
+                f"second; they are not recorded for the next {pause:g} s"
+                + (
+                    f", and the session's tabs run {slowdown:g}x slower meanwhile"
+                    if slowdown > 1
+                    else ""
+                ),
             }
         )
+        self._spawn(self._throttle())
         if kind == "console":
             self.console_dropped += 1
         asyncio.get_running_loop().call_later(pause, self._resume, kind)
@@ -265,6 +283,17 @@ class Session:
         if kind in self._paused and self.ended is None:
             self._paused.discard(kind)
             self._listen(kind)
+            self._spawn(self._throttle())
+
+    async def _throttle(self) -> None:
+        """Slow every tab's CPU while a flood is not listened to; back to full speed after."""
+        rate = max(1.0, self.config.flood_slowdown) if self._paused else 1.0
+        for tab in list(self.tabs):
+            if tab.cdp is None or tab.throttle == rate:
+                continue
+            tab.throttle = rate
+            with contextlib.suppress(Exception):  # the tab closed meanwhile
+                await tab.cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
 
     def _on_self_request(self, url: str) -> None:
         self.note(
@@ -293,12 +322,15 @@ class Session:
         if self.ended is None:
             self.ended = reason
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, None], *, repair: bool = False) -> None:
+    def _spawn(
+        self, coroutine: Coroutine[Any, Any, None], *, repair: bool = False
+    ) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.ensure_future(coroutine)
         bucket = self._repairs if repair else self._background
         bucket.add(task)
         task.add_done_callback(bucket.discard)
         task.add_done_callback(_consume)
+        return task
 
     # -- tabs ------------------------------------------------------------------------------
 
@@ -326,7 +358,7 @@ class Session:
         page.on("close", self._on_page_close)
         page.on("crash", self._on_crash)
         page.on("framenavigated", lambda frame: self._on_navigated(tab, frame))
-        self._spawn(self._attach(tab))
+        tab.attaching = self._spawn(self._attach(tab))
         if self.current is None:
             self.current = tab
         else:
@@ -338,6 +370,11 @@ class Session:
             tab.cdp = await self.context.new_cdp_session(tab.page)
         except Exception:
             tab.cdp = None  # another engine, or the page closed first
+            return
+        try:
+            await guard_workers(tab.cdp, console_limiter(self.config.console_rate))
+        except Exception:
+            log.debug("the tab closed before its workers could be guarded", exc_info=True)
 
     def _on_navigated(self, tab: Tab, frame: Any) -> None:
         if frame is tab.page.main_frame:

@@ -15,6 +15,7 @@ STATUS: dict[str, int] = {
     "action_failed": 422,
     "navigation_failed": 502,
     "browser_crashed": 502,
+    "driver_crashed": 502,
     "browser_unavailable": 503,
     "busy": 503,
     "timeout": 504,

@@ -7,7 +7,7 @@ page), a character that charset cannot hold sent as a numeric character referenc
 (`&#20013;`, percent-encoded as `%26%2320013%3B`); HTML-escaped or as character references in
 markup; JSON-escaped. Each secret is matched by one pattern in which every character may take any
 of its spellings, so a mix of them (a URL encoder that leaves `~` alone, lower-case hex) is
-caught as well as each uniform one.
+caught as well as each uniform one; so is a percent-encoding encoded again (`%257E`).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ _URL_SAFE = frozenset(b"-._~" + _ALNUM)
 _COMPONENT_SAFE = frozenset(b"-._~!*'()" + _ALNUM)
 """What `encodeURIComponent` leaves as it is."""
 _WHITESPACE_FORMS = (
-    r"(?:\s|\+|%(?:20|09|0[aAdD])|&#0*(?:32|9|10|13);|&#[xX]0*(?:20|9|[aAdD]);|&nbsp;"
+    r"(?:\s|\+|%(?:25)*(?:20|09|0[aAdD]|2[bB])|&#0*(?:32|9|10|13);|&#[xX]0*(?:20|9|[aAdD]);|&nbsp;"
     r"|\\[ntr]|\\u00(?:20|0[9aAdD]))+"
 )
 """A run of whitespace in a secret: one or more whitespace characters in any spelling (HTML
@@ -80,8 +80,9 @@ def _any_case(digits: str) -> str:
 
 
 def _hex(byte: int) -> str:
-    """`%XX`, either case."""
-    return "%" + _any_case(f"{byte:02X}")
+    """`%XX`, either case, percent-encoded again any number of times (`%25XX`: a URL carried in
+    another URL's query, as a redirect's `next=` parameter carries it)."""
+    return "%(?:25)*" + _any_case(f"{byte:02X}")
 
 
 def _encode(char: str, charset: str) -> bytes:

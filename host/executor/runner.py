@@ -156,6 +156,13 @@ class ActionRun:
             await asyncio.sleep(0.05)
 
     def _crashed(self) -> ExecutorError:
+        # `gone()` looks now (and records why); after a relaunch, `last_loss` still says why.
+        if (self.host.pool.gone() or self.host.pool.last_loss) == "Playwright's driver exited":
+            return ExecutorError(
+                "driver_crashed",
+                "Playwright's driver exited while the action ran; it and the browser are started "
+                "again for the next action",
+            )
         return ExecutorError(
             "browser_crashed",
             "the browser exited while the action ran; it is relaunched for the next action",

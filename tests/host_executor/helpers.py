@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
 
 from local_server import LocalServer, serve
 
@@ -57,6 +57,12 @@ PAGES: dict[str, str] = {
     " document.getElementById('out').textContent = 'submitted by ' + (event.submitter ?"
     " event.submitter.id : 'none') + ' with ' + new FormData(this).get('q')\">"
     "<input name=q><button id=send>Send</button></form><p id=out>not yet</p>",
+    # A form on a page in a legacy charset: the browser encodes what it cannot spell in
+    # windows-1252 as a numeric character reference, then percent-encodes the lot.
+    "/form-1252": "<title>legacy</title><form action=/echo-1252 method=get>"
+    "<input type=password name=pw aria-label=pw><button id=go>Go</button></form>",
+    "/form-utf8": "<title>modern</title><form action=/echo-utf8 method=get>"
+    "<input type=password name=pw aria-label=pw><button id=go>Go</button></form>",
     "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
     "<script>var leaked = 1;</script><style>p { color: red }</style>"
     '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'
@@ -72,9 +78,14 @@ class PageServer:
     base: str = ""
     seen: list[str] = field(default_factory=list)
     release: threading.Event = field(default_factory=threading.Event)
+    holds: dict[str, threading.Event] = field(default_factory=dict)
 
     def url(self, path: str) -> str:
         return self.base + path
+
+    def hold(self, key: str) -> threading.Event:
+        """The event that releases `/hold?key=<key>` (which answers after a minute otherwise)."""
+        return self.holds.setdefault(key, threading.Event())
 
 
 def start_page_server() -> tuple[PageServer, LocalServer]:
@@ -98,16 +109,59 @@ def start_page_server() -> tuple[PageServer, LocalServer]:
                     f"<p id=echo>pw={html.escape(query.get('pw', ''))}</p>"
                 )
                 return
+            if parts.path in ("/echo-1252", "/echo-utf8"):
+                # Echoes the query twice: as sent (percent-encoded) and decoded, in the page's
+                # own charset, so that every spelling the browser made shows in the page.
+                charset = "windows-1252" if parts.path == "/echo-1252" else "utf-8"
+                raw = html.escape(parts.query).encode("ascii")
+                decoded = unquote_to_bytes(parts.query.replace("+", " "))
+                self._send_bytes(
+                    b"<title>Echo "
+                    + raw
+                    + b"</title><p id=raw>"
+                    + raw
+                    + b"</p><p id=decoded>"
+                    + decoded
+                    + b"</p>",
+                    charset,
+                )
+                return
+            if parts.path == "/hold":
+                state.hold(parse_qs(parts.query).get("key", [""])[0]).wait(60)
+                self._send("<title>held</title><p id=done>released</p>")
+                return
+            target = parse_qs(parts.query).get("url", [""])[0]
+            if parts.path == "/redirect":
+                self.send_response(302)
+                self.send_header("location", target)
+                self.send_header("content-length", "0")
+                self.end_headers()
+                return
+            if parts.path == "/embed":
+                # Every way a page makes a request without navigating.
+                url = html.escape(target)
+                self._send(
+                    f"<title>embeds</title><img src='{url}?img'><script src='{url}?script'>"
+                    f"</script><iframe src='{url}?frame'></iframe><link rel=stylesheet"
+                    f" href='{url}?css'><script>fetch('{url}?fetch').catch(() => 0);"
+                    f" navigator.sendBeacon('{url}?beacon', 'x');"
+                    f" new Worker('data:text/javascript,fetch(\"{url}?worker\")');</script>"
+                    "<p id=done>embedded</p>"
+                )
+                return
             page = PAGES.get(parts.path)
             if page is None:
                 self.send_error(404)
                 return
-            self._send(page)
+            legacy = parts.path.endswith("-1252")
+            self._send_bytes(page.encode(), "windows-1252" if legacy else "utf-8")
 
         def _send(self, text: str) -> None:
-            body = text.encode()
+            self._send_bytes(text.encode(), "utf-8")
+
+        def _send_bytes(self, body: bytes, charset: str) -> None:
             self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-type", f"text/html; charset={charset}")
             self.send_header("content-length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -126,6 +180,7 @@ class Reply:
     body: dict[str, Any]
     raw: bytes
     elapsed: float
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class ExecutorProcess:
@@ -212,7 +267,8 @@ class ExecutorProcess:
             parsed = json.loads(raw)
         except ValueError:
             parsed = {"unparsed": raw.decode(errors="replace")}
-        return Reply(response.status, parsed, raw, elapsed)
+        answered = {k.lower(): v for k, v in response.getheaders()}
+        return Reply(response.status, parsed, raw, elapsed, answered)
 
     def execute(self, payload: object, headers: dict[str, str] | None = None) -> Reply:
         return self.request(

@@ -303,3 +303,32 @@ def test_the_command_line_refuses_unsafe_settings_before_starting() -> None:
     assert bad_engine.returncode == 2 and "netscape" in bad_engine.stderr
     unknown_user = run_cli("--user", "no-such-user-here", "--bind", "127.0.0.1:0")
     assert unknown_user.returncode == 2 and "no user named" in unknown_user.stderr
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "a%7Eb%E9%26%2320013%3Bc",  # WHATWG form encoding on a windows-1252 page
+        "a%7eb%c3%a9%e4%b8%adc",  # UTF-8, lower-case hex
+        "a~b&#233;&#x4E2D;c",  # numeric character references
+        "a%7Eb%C3%A9&#20013;c",  # mixed, as a page echoing half-decoded input shows it
+        "a%257Eb%25C3%25A9%25E4%25B8%25ADc",  # encoded twice (a redirect's query in a query)
+    ],
+)
+def test_the_redactor_catches_every_spelling_a_browser_makes(spelling: str) -> None:
+    redactor = Redactor(["a~bé中c"])
+    assert redactor.scrub(f"<p>{spelling}</p>") == f"<p>{REDACTED}</p>", spelling
+
+
+def test_the_registry_holds_a_bounded_number_of_finished_actions() -> None:
+    registry = SecretRegistry(linger=3600, limit=64)
+    redactors = [Redactor([f"secret-{n:04d}"]) for n in range(1000)]
+    for redactor in redactors:
+        with registry.holding(redactor):
+            pass
+    # Scrubbing costs one pass per redactor held: past requests beyond the limit cost nothing.
+    held = registry._held()
+    assert len(held) == 64 and held[-1] is redactors[-1] and held[0] is redactors[-64]
+    assert registry.scrub("secret-0999 secret-0936 secret-0935") == (
+        f"{REDACTED} {REDACTED} secret-0935"
+    )

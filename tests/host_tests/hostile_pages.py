@@ -17,6 +17,31 @@ PAGES: dict[str, str] = {
     "/worker-flood": "<title>worker flood</title><script>"
     "new Worker(URL.createObjectURL(new Blob(["
     "'for (let i = 0; i < 100000; i++) console.log(\"w \" + i);'])));</script>",
+    # A worker that starts a worker that floods (a moment later): the guard reaches workers of
+    # workers.
+    "/nested-worker-flood": "<title>nested</title><script>"
+    "const inner = 'setTimeout(() => { for (let i = 0; i < 100000; i++) console.log(\\\"n \\\"'"
+    " + ' + i); }, 300);';"
+    "new Worker(URL.createObjectURL(new Blob(["
+    "'new Worker(URL.createObjectURL(new Blob([' + JSON.stringify(inner) + '])));'])));</script>",
+    # Uncaught errors are no console call: the in-page limit cannot hold them back.
+    "/error-flood": "<title>errors</title><script>for (let i = 0; i < 20000; i++)"
+    " setTimeout(() => { throw new Error('e' + i); });</script>",
+    # Requests are no console call either: the session stops listening past its flood limit.
+    "/request-flood": "<title>requests</title><script>for (let i = 0; i < 5000; i++)"
+    " new Image().src = 'http://127.0.0.1:9/' + i;</script>",
+    # Floods that never end (the fairness benchmark): 10,000 of a kind every 10 ms.
+    "/endless-console": "<title>endless</title><script>setInterval(() => {"
+    " for (let i = 0; i < 10000; i++) console.log('line ' + i); }, 10);</script>",
+    "/endless-worker": "<title>endless worker</title><script>"
+    "new Worker(URL.createObjectURL(new Blob(['setInterval(() => {"
+    ' for (let i = 0; i < 10000; i++) console.log("w " + i); }, 10);\'])));</script>',
+    "/endless-errors": "<title>endless errors</title><script>setInterval(() => {"
+    " for (let i = 0; i < 1000; i++) setTimeout(() => { throw new Error('e' + i); }); }, 10);"
+    "</script>",
+    "/endless-requests": "<title>endless requests</title><script>setInterval(() => {"
+    " for (let i = 0; i < 100; i++) new Image().src = 'http://127.0.0.1:9/' + Math.random(); },"
+    " 10);</script>",
     "/popups": '<title>popups</title><button id=go onclick="for (let i = 0; i < 60; i++)'
     " window.open('/plain?' + i)\">go</button>",
     "/dialogs": '<title>dialogs</title><button id=go onclick="for (let i = 0; i < 200; i++)'

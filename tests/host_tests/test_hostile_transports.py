@@ -10,6 +10,7 @@ import json
 import os
 import queue
 import resource
+import select
 import signal
 import socket
 import subprocess
@@ -303,10 +304,9 @@ def test_healthz_sees_a_dead_driver_and_the_next_call_relaunches(pages: HostileP
 
 def _driver_of(pid: int) -> int:
     for child in descendants(pid):
-        with contextlib.suppress(OSError):
-            with open(f"/proc/{child}/cmdline", "rb") as handle:
-                if b"run-driver" in handle.read():
-                    return child
+        with contextlib.suppress(OSError), open(f"/proc/{child}/cmdline", "rb") as handle:
+            if b"run-driver" in handle.read():
+                return child
     raise AssertionError("no Playwright driver below the host")
 
 
@@ -326,13 +326,34 @@ class StdioClient:
         )
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.stderr: list[bytes] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self._stop_reading = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         threading.Thread(target=self._read_errors, daemon=True).start()
 
     def _read(self) -> None:
+        # select + os.read, never a blocking read on the file object: closing stdout while a
+        # thread is blocked reading it would wait on the reader's lock forever.
         assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
+        fd, pending = self.process.stdout.fileno(), b""
+        while not self._stop_reading.is_set():
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                self.lines.put(line)
+
+    def close_stdout(self) -> None:
+        """Close the host's stdout from this end (the reader is stopped first)."""
+        self._stop_reading.set()
+        self._reader.join(5)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
 
     def _read_errors(self) -> None:
         assert self.process.stderr is not None
@@ -436,8 +457,7 @@ def test_a_closed_stdout_ends_the_stdio_host_quietly() -> None:
     client.start()
     assert client.call(1, "web_evaluate", {"expression": "1"})["result"]["isError"] is False
     browsers = wait_until(client.browsers, "the browser")
-    assert client.process.stdout is not None
-    client.process.stdout.close()
+    client.close_stdout()
     client.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
     assert client.process.wait(30) == 0
     wait_until(lambda: not any(alive(p) for p in browsers), "Chromium to exit")
