@@ -7,6 +7,11 @@
 2. The same MCP client script (navigate, 10 fills and clicks, read a text) against this host and
    against `@playwright/mcp` from npm, both over stdio, alternating runs; medians.
 3. Time from start until the HTTP host answers, session creation time, memory per idle session.
+4. What recording (`--record`) adds to a recordable call: a fill and a click by snapshot ref,
+   each resolved to a stable locator and written to a trail, against the same calls on a host
+   that does not record; interleaved blocks, medians, and their ratio.
+
+    python benchmarks/host_bench.py --only recording   # just the recording cost
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ sys.path.insert(0, str(REPO))
 from host.config import HostConfig  # noqa: E402
 from host.core import Host  # noqa: E402
 from host.mcp_server import build_server  # noqa: E402
+from host.trails.trail import read_trail  # noqa: E402
 
 FORM = (
     "<title>form</title>"
@@ -230,12 +236,53 @@ async def sessions_and_memory(url: str) -> tuple[float, float]:
     return statistics.median(creation), (after - before) / 10 / 1024
 
 
+async def recording_cost(url: str, rounds: int) -> tuple[float, float]:
+    """Median seconds of a fill and a click by ref: without recording, and recording."""
+    import re
+
+    with tempfile.TemporaryDirectory() as folder:
+        trail = Path(folder) / "bench.trail.yaml"
+        async with Host(HostConfig()) as plain, Host(HostConfig(record=trail)) as recording:
+            times: dict[int, list[float]] = {0: [], 1: []}
+            for host in (plain, recording):
+                await host.call("rec", "navigate", {"url": url})
+            for round_number in range(rounds):
+                for which, host in enumerate((plain, recording)):
+                    snapshot = await host.call("rec", "web_snapshot", {})
+                    refs = re.findall(r'textbox "Field 3"[^\n]*\[ref=(e\d+)\]', snapshot.text())
+                    button = re.findall(r'button "Button 3"[^\n]*\[ref=(e\d+)\]', snapshot.text())
+                    for tool, args in (
+                        ("fill", {"target": refs[0], "text": f"value {round_number}"}),
+                        ("click", {"target": button[0]}),
+                    ):
+                        start = time.perf_counter()
+                        outcome = await host.call("rec", tool, args)
+                        times[which].append(time.perf_counter() - start)
+                        assert outcome.ok, outcome.text()
+            recorded = read_trail(trail).steps
+            assert len(recorded) == 2 * rounds + 1, len(recorded)  # and the navigation
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def print_recording(url: str, rounds: int) -> None:
+    plain, recorded = asyncio.run(recording_cost(url, rounds))
+    ms = 1000.0
+    print(f"{'fill/click by ref, not recording, median':46} {plain * ms:9.3f} ms")
+    print(f"{'fill/click by ref, recording, median':46} {recorded * ms:9.3f} ms")
+    print(f"{'recording / not recording':46} {recorded / plain:9.3f} x    <= 1.05 x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=100, help="recording: fill+click rounds")
+    parser.add_argument("--only", choices=("recording",), help="run one measurement only")
     options = parser.parse_args()
     url = serve_form()
+    if options.only == "recording":
+        print_recording(url, options.rounds)
+        return
     overhead = asyncio.run(call_overhead(options.calls))
     ready = statistics.median(ready_time() for _ in range(3))
     creation, memory = asyncio.run(sessions_and_memory(url))
@@ -265,6 +312,7 @@ def main() -> None:
     print(f"{'start until /healthz answers (HTTP), median':46} {ready:9.3f} s    <= 1 s")
     print(f"{'session creation (browser running), median':46} {creation * ms:9.1f} ms")
     print(f"{'memory per idle session (PSS, all processes)':46} {memory:9.1f} MiB")
+    print_recording(url, options.rounds)
 
 
 if __name__ == "__main__":

@@ -139,6 +139,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="the generator's output directory (default: found beside playwright_tools)",
     )
     serve.add_argument(
+        "--record",
+        type=Path,
+        metavar="PATH",
+        help="append every successful call of a recordable tool to a trail at PATH (with "
+        "--http: a directory, one trail per caller); web_objective opens a new objective",
+    )
+    serve.add_argument(
+        "--codegen",
+        choices=("python", "typescript"),
+        help="add to each recordable tool's result the Playwright code it amounted to",
+    )
+    serve.add_argument(
+        "--output-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the host keeps files it makes, such as downloads (default: a folder under "
+        "the system's temp dir)",
+    )
+    serve.add_argument(
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
     )
     report = commands.add_parser(
@@ -147,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if the report is stale"
     )
+    from host.trails.cli import add_trail_commands
+
+    add_trail_commands(commands)
     # The web executor service (host/executor/) keeps its options and its startup to itself.
     from host.executor.cli import add_executor_command
 
@@ -178,6 +200,10 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         max_connections=max(8, args.max_connections),
         http_header_timeout=max(0.5, args.http_header_timeout),
         http_body_timeout=max(0.5, args.http_body_timeout),
+        record=args.record,
+        record_per_caller=args.record is not None and args.http is not None,
+        codegen=args.codegen,
+        output_dir=args.output_dir,
     )
 
 
@@ -304,6 +330,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from host.executor.cli import run_executor
 
         return run_executor(args)
+    if args.command in ("replay", "export"):
+        from host.trails.cli import run_export, run_replay
+
+        return run_replay(args) if args.command == "replay" else run_export(args)
     logging.basicConfig(
         level=args.log_level.upper(),
         stream=sys.stderr,
@@ -320,6 +350,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if config.record is not None:
+        from host.trails.recorder import Recorder, RecordingError
+
+        try:
+            Recorder(config.record, config.record_per_caller).close()
+        except RecordingError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     if args.stdio:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_stdio(config, registry))

@@ -56,6 +56,20 @@ class HostConfig:
     """`web_waitForResponse` returns at most this many characters of a text body."""
     max_binary_body: int = 1024 * 1024
     """... and at most this many bytes (base64-encoded) of a binary body."""
+    record: Path | None = None
+    """`--record`: where successful calls of recordable tools are appended as a trail (one file;
+    a directory of one trail per caller when `record_per_caller`)."""
+    record_per_caller: bool = False
+    codegen: str | None = None
+    """`--codegen python|typescript`: each recordable tool's result also holds the Playwright
+    code it amounted to (off by default: it costs tokens)."""
+    output_dir: Path | None = None
+    """Where the host keeps files it makes (downloads); a folder under the system's temp dir if
+    unset."""
+    max_download_bytes: int = 100 * 1024 * 1024
+    """A download larger than this is deleted and reported as refused."""
+    download_wait: float = 5.0
+    """How long a call that started a download waits for it before answering."""
     buffer_limit: int = 1000
     """Console messages, network requests and responses kept per session (oldest dropped first)."""
     message_limit: int = 4096

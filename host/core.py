@@ -18,7 +18,7 @@ from host.descriptors import ToolDescriptor
 from host.errors import HostError
 from host.jsontypes import JsonObject
 from host.keys import SessionKey, key_of
-from host.limits import check_arguments, check_tool_name, json_safe
+from host.limits import check_arguments, check_tool_name, execute_timeout, json_safe
 from host.navigation import NavigationPolicy
 from host.registry import CallContext, Runner, ToolRegistry
 from host.result_caps import MAX_RESULT_DEPTH, bound_arguments, guarded, refused
@@ -26,6 +26,8 @@ from host.results import Image, Rendered, ToolOutcome
 from host.selfguard import SelfGuard
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
+from host.trails.code import NotExportable, line_for
+from host.trails.recorder import Prepared, Recorder
 
 log = logging.getLogger(__name__)
 
@@ -45,20 +47,10 @@ NAVIGATING_ARGUMENTS = {"web_navigate": "url"}
 CLOSING_TOOLS = frozenset({"web_close"})
 
 EXECUTE_TOOL = "playwright_execute"
-EXECUTE_DEFAULT_SEC = 60.0
-EXECUTE_MAX_SEC = 300.0
+OBJECTIVE_TOOL = "web_objective"
 MAX_TIMEOUT_MS = 300_000
 """The largest `timeout` a tool's schema accepts (its `maximum`); a call's deadline follows it."""
 _PROBE_S = 3.0
-
-
-def execute_timeout(args: object) -> float:
-    """`playwright_execute`'s `timeout_sec`: 60 when absent. The schema refuses values outside
-    1–300 before a call gets here; this keeps to those bounds all the same."""
-    value = args.get("timeout_sec") if isinstance(args, dict) else None
-    if not isinstance(value, int | float) or isinstance(value, bool) or value < 1:
-        return EXECUTE_DEFAULT_SEC
-    return min(float(value), EXECUTE_MAX_SEC)
 
 
 class Host:
@@ -87,6 +79,9 @@ class Host:
         if self.config.enable_execute:
             self.pool.on_cdp_port.append(self.guard.add)
         self.sessions = SessionManager(self.config, self.pool, self.guard)
+        self.recorder: Recorder | None = None
+        if self.config.record is not None:
+            self.recorder = Recorder(self.config.record, self.config.record_per_caller)
         self._reaper: asyncio.Task[None] | None = None
         self.closed = False
 
@@ -116,10 +111,12 @@ class Host:
                 await self._reaper
         await self.sessions.close_all()
         if self.config.enable_execute:
-            from host.execute import shutdown
+            from host.tools.playwright_execute import shutdown
 
             await shutdown()
         await self.pool.close()
+        if self.recorder is not None:
+            self.recorder.close()
 
     async def end_session(
         self, key: SessionKey | str, reason: str = "the client disconnected"
@@ -130,7 +127,11 @@ class Host:
     def offered(self, enabled: frozenset[str]) -> frozenset[str]:
         """`enabled` without the tools this host's configuration switches off (playwright_execute
         unless `enable_execute`): what a transport may list."""
-        return enabled if self.config.enable_execute else enabled - {EXECUTE_TOOL}
+        if not self.config.enable_execute:
+            enabled = enabled - {EXECUTE_TOOL}
+        if self.recorder is None:
+            enabled = enabled - {OBJECTIVE_TOOL}  # listed only while recording
+        return enabled
 
     def deadline_s(self, args: object, tool: str) -> float:
         """How long a call may take, from its arrival to its answer."""
@@ -275,18 +276,56 @@ class Host:
                         await session.settle()
             await self._restore_landings(session)
             session.closing_intent = descriptor.name in CLOSING_TOOLS
+            prepared = await self._prepare_record(session, descriptor, args)
             value = await self._run(session, descriptor, runner, args, deadline, budget)
             await self._check_landings(session)
+            await session.settle_downloads(self.config.download_wait)
             if value is None and descriptor.feedback and session.ended is None:
                 from host.feedback import page_feedback
 
                 value = await page_feedback(session)
-            return self._success(descriptor, value, args)
+            outcome = self._success(descriptor, value, args)
+            if prepared is not None and outcome.ok:
+                self._record(session, descriptor, prepared, outcome)
+            return outcome
         except HostError as error:
             return ToolOutcome.failure(descriptor.name, error)
         finally:
             session.closing_intent = False
             session.lock.release()
+
+    async def _prepare_record(
+        self, session: Session, descriptor: ToolDescriptor, args: object
+    ) -> Prepared | None:
+        """What the trail will hold for this call, read before it runs (refs resolved while their
+        snapshot is current, password fields before they are typed into); None when the call is
+        not recorded (and `--codegen` is off)."""
+        if not descriptor.is_recordable or (self.recorder is None and not self.config.codegen):
+            return None
+        tab = session.current
+        if tab is None:
+            return None
+        try:
+            return await Recorder.prepare(tab, descriptor, args)
+        except HostError as error:
+            if error.code != "not_recordable":
+                raise
+            session.note({"event": "not_recorded", "detail": error.message})
+            return None
+
+    def _record(
+        self, session: Session, descriptor: ToolDescriptor, prepared: Prepared, outcome: ToolOutcome
+    ) -> None:
+        if self.recorder is not None:
+            self.recorder.commit(session.key, descriptor.name, prepared)
+        if self.config.codegen:
+            try:
+                code = line_for(
+                    descriptor.name, prepared.arguments, self.config.codegen, descriptor
+                )
+            except NotExportable:
+                return
+            outcome.extras["code"] = code
 
     def _check_urls(self, descriptor: ToolDescriptor, args: object) -> None:
         """Refuse a URL argument the navigation policy would not open (before any browser work)."""
@@ -349,7 +388,7 @@ class Host:
                     "answer it with web_handle_dialog first",
                 )
         session.interrupted_by_dialog = False
-        work = asyncio.ensure_future(runner(CallContext(session, tab, self.config)))
+        work = asyncio.ensure_future(runner(CallContext(session, tab, self.config, self.recorder)))
         session.inflight = work
         try:
             remaining = deadline - asyncio.get_running_loop().time()

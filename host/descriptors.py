@@ -44,6 +44,11 @@ class ToolDescriptor:
     """An agent action: a call a dialog interrupted still answers with the page's feedback."""
     navigates: tuple[str, ...] = ()
     """Parameters holding a URL the tool opens: checked against the navigation policy first."""
+    is_recordable: bool = False
+    """A successful call is kept in a recorded trail (`--record`): it changes the page or the
+    session, so a replay needs it."""
+    python_call: str = ""
+    """A generated tool's Playwright call (`page.locator(self.selector).fill`), for exports."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ def read_descriptor(path: Path, origin: str) -> ToolDescriptor:
         session_param=str(data.get("sessionParam", "")) if origin == "host" else "",
         feedback=bool(data.get("feedback", False)) and origin == "host",
         navigates=tuple(str(n) for n in data.get("navigates") or ()) if origin == "host" else (),
+        is_recordable=bool(data.get("isRecordable", False)),
+        python_call=str(calls.get("python", "")) if origin == "generated" else "",
     )
 
 

@@ -262,3 +262,16 @@ def json_depth(data: bytes) -> int:
     if not brackets:
         return 0
     return max(itertools.accumulate(map(_STEP.__getitem__, brackets)))
+
+
+EXECUTE_DEFAULT_SEC = 60.0
+EXECUTE_MAX_SEC = 300.0
+
+
+def execute_timeout(args: object) -> float:
+    """`playwright_execute`'s `timeout_sec`: 60 when absent. The schema refuses values outside
+    1 to 300 before a call gets here; this keeps to those bounds all the same."""
+    value = args.get("timeout_sec") if isinstance(args, dict) else None
+    if not isinstance(value, int | float) or isinstance(value, bool) or value < 1:
+        return EXECUTE_DEFAULT_SEC
+    return min(float(value), EXECUTE_MAX_SEC)

@@ -29,6 +29,7 @@ from host.jsontypes import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from host.session import Session, Tab
+    from host.trails.recorder import Recorder
 
 # Host tools that replace a generated tool of the same name, and why. Any other clash is an error.
 # (The host's web_unroute needs none: Page.unroute is left out of the allowlist, since no generated
@@ -46,6 +47,7 @@ class CallContext:
     session: Session
     tab: Tab
     config: HostConfig
+    recorder: Recorder | None = None
 
 
 HostImpl = Callable[[CallContext, JsonObject], Awaitable[JsonValue]]
@@ -140,15 +142,26 @@ class ToolRegistry:
 
     # -- selection -------------------------------------------------------------------------
 
+    def surfaced(self) -> frozenset[str]:
+        """Tools whose descriptor says `surfaceToLlm: true` (the allowlist's flag for generated
+        tools, the descriptor's own for hand-authored ones)."""
+        return frozenset(name for name, tool in self.tools.items() if tool.surface_to_llm)
+
+    def default_listing(self) -> tuple[str, ...]:
+        """What models see by default: the `web_agent` toolset, then every other tool that says
+        `surfaceToLlm: true`, by name."""
+        agent = self.toolsets[DEFAULT_TOOLSET].tools
+        return (*agent, *sorted(self.surfaced() - set(agent)))
+
     def select(self, names: Iterable[str]) -> frozenset[str]:
         """Tools enabled by toolset names: `default` (the `web_agent` toolset, the one written for
-        models), `all`, or a toolset."""
+        models, and every tool marked `surfaceToLlm`), `all`, or a toolset (exactly its tools)."""
         enabled: set[str] = set()
         for name in names:
             if name == "all":
                 enabled.update(self.tools)
             elif name == "default":
-                enabled.update(self.toolsets[DEFAULT_TOOLSET].tools)
+                enabled.update(self.default_listing())
             elif name in self.toolsets:
                 enabled.update(self.toolsets[name].tools)
             else:

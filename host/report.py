@@ -55,9 +55,15 @@ def total_tokens(costs: list[ToolCost]) -> int:
     return round(sum(c.characters for c in costs) / 4)
 
 
+def default_costs(registry: ToolRegistry) -> list[ToolCost]:
+    """The default model listing: the `web_agent` toolset and every tool marked `surfaceToLlm`."""
+    return [tool_cost(registry.tools[t]) for t in registry.default_listing()]
+
+
 def budget_problems(registry: ToolRegistry) -> list[str]:
-    """Every way the `web_agent` toolset breaks its budget (empty when it keeps it)."""
-    costs = toolset_costs(registry, BUDGETED)
+    """Every way the default listing (the `web_agent` toolset and the tools marked
+    `surfaceToLlm`) breaks its budget (empty when it keeps it)."""
+    costs = default_costs(registry)
     problems = []
     if len(costs) > MAX_TOOLS:
         problems.append(f"{BUDGETED} has {len(costs)} tools, more than {MAX_TOOLS}")
@@ -79,18 +85,21 @@ def render(registry: ToolRegistry) -> str:
         "Cost of a tool: its `tools/list` entry (`name`, `description`, `inputSchema`) as compact JSON,",
         "characters / 4. Only the host's toolsets: the generated ones change with the generator.",
         "",
-        f"Budget of `{BUDGETED}` (the default): at most {MAX_TOOLS} tools, at most {MAX_TOKENS} tokens,",
-        f"every description at most {MAX_DESCRIPTION} characters.",
+        f"The default listing is `{BUDGETED}` and every tool marked `surfaceToLlm`. Its budget: at",
+        f"most {MAX_TOOLS} tools, at most {MAX_TOKENS} tokens, every description at most",
+        f"{MAX_DESCRIPTION} characters (`playwright_execute` is listed with --enable-execute only,",
+        "`web_objective` with --record only).",
         f"Reference: {REFERENCE}",
         "",
         "| toolset | tools | tokens | longest description |",
         "|---|---:|---:|---:|",
     ]
-    agent = toolset_costs(registry, BUDGETED)
-    without = [c for c in agent if c.name != "playwright_execute"]
+    agent = default_costs(registry)
+    optional = ("playwright_execute", "web_objective")
+    without = [c for c in agent if c.name not in optional]
     rows = [
-        (f"`{BUDGETED}` (with --enable-execute)", agent),
-        (f"`{BUDGETED}` (default: playwright_execute off)", without),
+        ("default listing (with --enable-execute and --record)", agent),
+        ("default listing (neither)", without),
     ]
     rows += [
         (f"`{toolset.name}`", toolset_costs(registry, toolset.name))
@@ -102,7 +111,7 @@ def render(registry: ToolRegistry) -> str:
         lines.append(f"| {label} | {len(costs)} | {total_tokens(costs)} | {longest} |")
     lines += [
         "",
-        f"## `{BUDGETED}`, tool by tool",
+        "## The default listing, tool by tool",
         "",
         "| tool | tokens | description characters |",
         "|---|---:|---:|",

@@ -17,6 +17,7 @@ from playwright.async_api import (
     BrowserContext,
     ConsoleMessage,
     Dialog,
+    Download,
     Page,
     Request,
     Response,
@@ -25,6 +26,7 @@ from playwright.async_api import (
 )
 
 from host.config import HostConfig
+from host.downloads import default_output_dir, save_download
 from host.globs import url_matches
 from host.jsontypes import JsonObject, JsonValue
 from host.keys import SessionKey
@@ -196,6 +198,14 @@ class Session:
         }
         self._dialog_rate = _Rate(20)
         self._paused: set[str] = set()
+        self.user_agent: str | None = None
+        """Set by `web_setUserAgent`; tabs that open later get it too."""
+        self._downloads: list[asyncio.Task[JsonObject]] = []
+        self.download_dir = (
+            (config.output_dir or default_output_dir())
+            / "downloads"
+            / (f"{key.transport}-{secrets.token_hex(6)}")
+        )
 
     # -- creation and teardown -------------------------------------------------------------
 
@@ -358,6 +368,7 @@ class Session:
         page.on("close", self._on_page_close)
         page.on("crash", self._on_crash)
         page.on("framenavigated", lambda frame: self._on_navigated(tab, frame))
+        page.on("download", self._on_download)
         tab.attaching = self._spawn(self._attach(tab))
         if self.current is None:
             self.current = tab
@@ -373,6 +384,8 @@ class Session:
             return
         try:
             await guard_workers(tab.cdp, console_limiter(self.config.console_rate))
+            if self.user_agent is not None:
+                await tab.cdp.send("Emulation.setUserAgentOverride", {"userAgent": self.user_agent})
         except Exception:
             log.debug("the tab closed before its workers could be guarded", exc_info=True)
 
@@ -600,6 +613,35 @@ class Session:
                 return await future
         finally:
             self._response_waiters.remove(waiter)
+
+    # -- downloads ---------------------------------------------------------------------------
+
+    def _on_download(self, download: Download) -> None:
+        task = asyncio.ensure_future(
+            save_download(download, self.download_dir, self.config.max_download_bytes)
+        )
+        self._downloads.append(task)
+
+    async def settle_downloads(self, wait: float) -> None:
+        """Wait (at most `wait` seconds) for the downloads started so far and note each one;
+        one still running is noted as such and reported when it ends."""
+        if not self._downloads:
+            return
+        done, pending = await asyncio.wait(self._downloads, timeout=wait)
+        self._downloads = list(pending)
+        for task in done:
+            if task.cancelled() or task.exception() is not None:
+                error = None if task.cancelled() else task.exception()
+                self.note({"event": "download_failed", "detail": clip(str(error), 300)})
+            else:
+                self.note(task.result())
+        if pending:
+            self.note(
+                {
+                    "event": "download_running",
+                    "detail": f"{len(pending)} download(s) still running; reported when done",
+                }
+            )
 
     # -- dialogs -----------------------------------------------------------------------------
 

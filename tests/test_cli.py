@@ -39,12 +39,12 @@ def test_check_fails_with_diff_and_changes_nothing(
     out: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     shim = out / "tools/web_evaluate.tool.yaml"
-    shim.write_text(shim.read_text().replace("surfaceToLlm: true", "surfaceToLlm: false"))
+    shim.write_text(shim.read_text().replace("surfaceToLlm: false", "surfaceToLlm: true"))
     (out / "python/playwright_tools/registry.py").unlink()
     before = _snapshot(out)
     assert generate(out, None, "--check") == 1
     printed = capsys.readouterr().out
-    assert "-surfaceToLlm: false\n+surfaceToLlm: true" in printed
+    assert "-surfaceToLlm: true\n+surfaceToLlm: false" in printed
     assert "+++ b/python/playwright_tools/registry.py" in printed
     assert _snapshot(out) == before
 

@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from conftest import generate
 from e2e_cases import CASES
 from test_e2e_sync import BAD_CALLS
 
@@ -37,9 +38,24 @@ def test_parameters_are_valid_closed_schemas(generated_tree: Path) -> None:
         jsonschema.Draft202012Validator.check_schema(descriptor["returns"]["schema"])
 
 
-def test_overrides_reach_the_descriptor(generated_tree: Path) -> None:
-    assert _descriptors(generated_tree)["web_evaluate"]["surfaceToLlm"] is True
-    assert _descriptors(generated_tree)["web_setViewportSize"]["surfaceToLlm"] is False
+def test_overrides_reach_the_descriptor(tmp_path: Path) -> None:
+    allowlist = tmp_path / "allowlist.yaml"
+    allowlist.write_text(
+        "playwright: 1.62.0\ntools:\n"
+        "  - method: page.evaluate\n    surfaceToLlm: true\n    isRecordable: true\n"
+        "  - method: page.setViewportSize\n"
+    )
+    assert generate(tmp_path / "out", allowlist) == 0
+    descriptors = _descriptors(tmp_path / "out")
+    assert descriptors["web_evaluate"]["surfaceToLlm"] is True
+    assert descriptors["web_evaluate"]["isRecordable"] is True
+    assert descriptors["web_setViewportSize"]["surfaceToLlm"] is False
+    assert descriptors["web_setViewportSize"]["isRecordable"] is False
+
+
+def test_the_committed_allowlist_surfaces_no_second_evaluate(generated_tree: Path) -> None:
+    # The agent toolset has its own `evaluate`: the generated one stays off the default listing.
+    assert _descriptors(generated_tree)["web_evaluate"]["surfaceToLlm"] is False
 
 
 def test_hand_written_good_arguments_validate(generated_tree: Path) -> None:

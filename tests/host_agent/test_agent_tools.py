@@ -14,10 +14,10 @@ import pytest
 from host_tests.host_helpers import ServedHost, host_config
 from mcp import Client
 
-from host.agent_web import check_upload
 from host.config import HostConfig
 from host.errors import HostError
 from host.targets import split_chain, to_selector
+from host.uploads import check_upload
 from host_agent.agent_client import Agent, find_ref, text_of
 from host_agent.agent_pages import Pages
 

@@ -15,6 +15,7 @@ from host.report import (
     MAX_TOOLS,
     REPORT,
     budget_problems,
+    default_costs,
     render,
     toolset_costs,
     total_tokens,
@@ -25,12 +26,17 @@ def test_the_report_is_current_and_the_budget_is_kept() -> None:
     registry = ToolRegistry()
     assert REPORT.read_text(encoding="utf-8") == render(registry), "run `python -m host report`"
     assert budget_problems(registry) == []
-    costs = toolset_costs(registry, "web_agent")
+    costs = default_costs(registry)
     assert len(costs) <= MAX_TOOLS and total_tokens(costs) <= MAX_TOKENS
     assert all(c.description <= MAX_DESCRIPTION for c in costs)
-    assert f"| `web_agent` (with --enable-execute) | {len(costs)} | {total_tokens(costs)} |" in (
-        REPORT.read_text(encoding="utf-8")
-    )
+    row = f"| default listing (with --enable-execute and --record) | {len(costs)} | {total_tokens(costs)} |"
+    assert row in REPORT.read_text(encoding="utf-8")
+
+
+def test_the_budget_counts_the_tools_marked_for_models() -> None:
+    registry = ToolRegistry()
+    assert [c.name for c in default_costs(registry)] == list(registry.default_listing())
+    assert set(toolset_costs(registry, "web_agent")) <= set(default_costs(registry))
 
 
 def test_what_mcp_lists_is_what_the_report_measures(agent_host: ServedHost) -> None:
@@ -45,7 +51,8 @@ def test_what_mcp_lists_is_what_the_report_measures(agent_host: ServedHost) -> N
     listed = asyncio.run(listing())
     characters = sum(len(json.dumps(t, separators=(",", ":"), ensure_ascii=False)) for t in listed)
     registry = ToolRegistry()
-    costs = toolset_costs(registry, "web_agent")
+    # The agent host runs with --enable-execute and without --record: no web_objective.
+    costs = [c for c in default_costs(registry) if c.name != "web_objective"]
     assert sorted(t["name"] for t in listed) == sorted(c.name for c in costs)  # type: ignore[type-var]
     assert characters == sum(c.characters for c in costs)
     assert round(characters / 4) <= MAX_TOKENS and len(listed) <= MAX_TOOLS

@@ -17,9 +17,11 @@ from host.registry import ToolRegistry
 from host_tests.host_helpers import PYTHON, REPO, ServedHost, host_config
 
 # The default toolset (web_agent) as listed by a host without --enable-execute.
-DEFAULT_TOOLS = sorted(set(ToolRegistry().toolsets["web_agent"].tools) - {"playwright_execute"})
+DEFAULT_TOOLS = sorted(
+    set(ToolRegistry().default_listing()) - {"playwright_execute", "web_objective"}
+)
 # Every tool but playwright_execute (off unless the host is started with --enable-execute).
-ALL_LISTED = len(ToolRegistry().tools) - 1
+ALL_LISTED = len(ToolRegistry().tools) - 2  # playwright_execute and web_objective are off
 NODE_MODULES = REPO / "node_modules"
 
 
@@ -78,7 +80,9 @@ def test_python_sdk_in_memory() -> None:
 
     seen, shot, during, after = asyncio.run(run())
     check_common(seen, sorted(set(DEFAULT_TOOLS) | set(seen["names"])))
-    assert len(seen["names"]) == ALL_LISTED - 1  # default + web_framework: no webBrowser
+    assert (
+        len(seen["names"]) == ALL_LISTED - 2
+    )  # default + web_framework: no webBrowser, no web_setUserAgent
     image = shot.content[0]
     assert isinstance(image, types.ImageContent) and image.mime_type == "image/png"
     assert base64.b64decode(image.data).startswith(b"\x89PNG")

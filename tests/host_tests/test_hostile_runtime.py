@@ -501,7 +501,9 @@ def test_popup_and_dialog_floods_are_capped(loop: LoopThread, pages: HostilePage
         wait_until(left_open, "the dialog left open")
         assert any(n.get("kind") == "dialog" for n in seen), seen
         answered = [n for n in seen if n.get("event") == "dialog"]
-        assert 0 < len(answered) <= 20  # answered by the policy until the flood limit
+        # Answered by the policy up to 20 a second (how many seconds the flood lasts depends on
+        # the machine), then left open.
+        assert 0 < len(answered) < 200
 
 
 def test_pages_cannot_reach_the_hosts_own_port(

@@ -23,28 +23,14 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.core import execute_timeout
 from host.errors import HostError
+from host.execute_worker import CONTEXT_METHODS
 from host.jsontypes import JsonObject, JsonValue
+from host.limits import execute_timeout
 from host.registry import CallContext
 from host.results import Rendered
 from host.session import Session, Tab
 
-RPC_METHODS = frozenset(
-    {
-        "add_cookies",
-        "add_init_script",
-        "clear_cookies",
-        "clear_permissions",
-        "cookies",
-        "grant_permissions",
-        "new_page",
-        "set_extra_http_headers",
-        "set_geolocation",
-        "set_offline",
-        "storage_state",
-    }
-)
 _warm: dict[asyncio.AbstractEventLoop, asyncio.subprocess.Process] = {}
 """The worker started ahead of time, per event loop (a subprocess belongs to its loop)."""
 
@@ -106,7 +92,7 @@ async def _answer_rpc(session: Session, message: dict[str, Any]) -> JsonObject:
     try:
         if method == "pages":
             return {"ok": True, "value": [await target_id(session, t) for t in session.tabs]}
-        if method not in RPC_METHODS:
+        if method not in CONTEXT_METHODS:
             return {"ok": False, "error": f"context.{method} is not available"}
         value = await getattr(session.context, method)(*args, **kwargs)
         if method == "new_page":

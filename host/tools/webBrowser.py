@@ -1,9 +1,7 @@
-"""`webBrowser`: one tool, twenty actions, for frameworks that want a single browser tool.
+"""`webBrowser`: Control a browser, one action per call; each agentId has its own session.
 
-Each `agentId` has its own session (the host derives the session key from it: see the
-descriptor's `sessionParam`), so two agents never share cookies or tabs. Tabs form a stack:
-`click_and_switch_tab` pushes the tab a link opens, `close` pops the current one, and closing the
-last tab ends the agent's session.
+Described by `webBrowser.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
 """
 
 from __future__ import annotations
@@ -15,17 +13,17 @@ from typing import cast
 
 from playwright.async_api import Locator
 
-from host.agent_web import check_upload, file_input, visible_text
 from host.errors import HostError
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
+from host.page_text import visible_text
 from host.registry import CallContext
 from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
 from host.results import Image
 from host.session import clip
 from host.targets import locate
+from host.uploads import check_upload, file_input
 
-HTML_LIMIT = 100_000
 _HTML_JS = """(root, [depth, limit]) => {
   const copy = root.cloneNode(true);
   for (const el of copy.querySelectorAll('script, style, svg, noscript')) el.remove();
@@ -42,6 +40,13 @@ _HTML_JS = """(root, [depth, limit]) => {
 }"""
 
 
+HTML_LIMIT = 100_000
+
+
+async def _locator(call: CallContext, selector: str) -> Locator:
+    return await locate(call.tab, selector)
+
+
 def _need(args: JsonObject, *names: str) -> list[str]:
     action = args["action"]
     values = []
@@ -51,10 +56,6 @@ def _need(args: JsonObject, *names: str) -> list[str]:
             raise HostError("missing_argument", f"{action} needs {name}", path=name)
         values.append(value)
     return values
-
-
-async def _locator(call: CallContext, selector: str) -> Locator:
-    return await locate(call.tab, selector)
 
 
 async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:

@@ -1,0 +1,33 @@
+"""`click`: Click an element.
+
+Described by `click.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.targets import locate
+
+_OPENS_TAB = """e => { const a = e.closest('a[href]');
+  return !!a && !!a.target && !['_self', '_parent', '_top'].includes(a.target) }"""
+
+
+async def click(call: CallContext, args: JsonObject) -> JsonValue:
+    locator = await locate(call.tab, str(args["target"]))
+    modifiers = cast(list[str], args.get("modifiers") or [])
+    button = str(args.get("button", "left"))
+    if args.get("double"):
+        await locator.dblclick(button=button, modifiers=modifiers)  # type: ignore[arg-type]
+    elif await locator.evaluate(_OPENS_TAB):
+        # A link into a new tab: report the tab in this result, not one call later.
+        async with call.session.context.expect_page() as opened:
+            await locator.click(button=button, modifiers=modifiers)  # type: ignore[arg-type]
+        call.session._adopt(await opened.value)
+    else:
+        await locator.click(button=button, modifiers=modifiers)  # type: ignore[arg-type]
+    return await page_feedback(call.session)

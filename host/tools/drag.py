@@ -1,0 +1,18 @@
+"""`drag`: Drag one element onto another.
+
+Described by `drag.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.targets import locate
+
+
+async def drag(call: CallContext, args: JsonObject) -> JsonValue:
+    source = await locate(call.tab, str(args["target"]))
+    await source.drag_to(await locate(call.tab, str(args["to"])))
+    return await page_feedback(call.session)

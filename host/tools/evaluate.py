@@ -1,0 +1,27 @@
+"""`evaluate`: Run a JavaScript expression in the page and return its JSON value; with target,
+expression is a function called with the element, e.g.
+
+Described by `evaluate.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
+from host.targets import locate
+
+
+async def evaluate(call: CallContext, args: JsonObject) -> JsonValue:
+    expression = bounded_expression(
+        str(args["expression"]), call.config.max_result_bytes, MAX_RESULT_DEPTH
+    )
+    target = args.get("target")
+    if isinstance(target, str):
+        result = await (await locate(call.tab, target)).evaluate(expression)
+    else:
+        result = await call.tab.page.evaluate(expression)
+    return cast(JsonValue, result)

@@ -1,0 +1,20 @@
+"""`fill`: Replace the text of an input, textarea or contenteditable element.
+
+Described by `fill.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.targets import locate
+
+
+async def fill(call: CallContext, args: JsonObject) -> JsonValue:
+    locator = await locate(call.tab, str(args["target"]))
+    await locator.fill(str(args["text"]))
+    if args.get("submit"):
+        await locator.press("Enter")
+    return await page_feedback(call.session)

@@ -1,0 +1,24 @@
+"""`get_text`: Read the visible text of the page or of target, cut at 10,000 characters.
+
+Described by `get_text.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.jsontypes import JsonObject, JsonValue
+from host.page_text import TEXT_LIMIT, visible_text
+from host.registry import CallContext
+from host.results import Rendered
+from host.targets import locate
+
+
+async def get_text(call: CallContext, args: JsonObject) -> JsonValue:
+    target = args.get("target")
+    if isinstance(target, str):
+        source = await locate(call.tab, target)
+    else:
+        source = call.tab.page.locator("body")
+    text, cut = await visible_text(source)
+    note = f"\n[cut at {TEXT_LIMIT} characters; pass a target for a part]" if cut else ""
+    return Rendered({"text": text, "truncated": cut}, text + note)

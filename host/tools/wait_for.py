@@ -1,0 +1,28 @@
+"""`wait_for`: Wait until text appears, text disappears or target is visible (whichever are given).
+
+Described by `wait_for.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.targets import locate
+
+
+async def wait_for(call: CallContext, args: JsonObject) -> JsonValue:
+    page = call.tab.page
+    timeout_ms = args.get("timeout")
+    timeout = float(timeout_ms) if isinstance(timeout_ms, int | float) else 5000.0
+    timeout = min(timeout, call.config.navigation_timeout * 1000)
+    if isinstance(args.get("text"), str):
+        await page.get_by_text(str(args["text"])).first.wait_for(state="visible", timeout=timeout)
+    if isinstance(args.get("gone"), str):
+        await page.get_by_text(str(args["gone"])).first.wait_for(state="hidden", timeout=timeout)
+    if isinstance(args.get("target"), str):
+        await (await locate(call.tab, str(args["target"]))).first.wait_for(
+            state="visible", timeout=timeout
+        )
+    return await page_feedback(call.session)

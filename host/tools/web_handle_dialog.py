@@ -1,0 +1,32 @@
+"""`web_handle_dialog`: Answer the open alert, confirm, prompt or beforeunload dialog (results list
+open dialogs under "dialogs"); with no dialog open, the answer is kept for the next dialog.
+
+Described by `web_handle_dialog.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.session import describe_dialog
+
+
+async def web_handle_dialog(call: CallContext, args: JsonObject) -> JsonValue:
+    session = call.session
+    accept = bool(args["accept"])
+    text = args.get("promptText")
+    prompt = str(text) if text is not None else None
+    dialog = session.blocking_dialog() or (
+        session.open_dialogs[0] if session.open_dialogs else None
+    )
+    if dialog is None:
+        session.dialog_answer = (accept, prompt)
+        return {"handled": None, "armed": {"accept": accept, "promptText": prompt}}
+    session.open_dialogs.remove(dialog)
+    described = describe_dialog(dialog)
+    if accept:
+        await (dialog.accept(prompt) if prompt is not None else dialog.accept())
+    else:
+        await dialog.dismiss()
+    return {"handled": {**described, "accepted": accept}, "armed": None}

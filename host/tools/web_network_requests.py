@@ -1,0 +1,16 @@
+"""`web_network_requests`: The session's requests since the last call of this tool: method, URL,
+resource type, status (null while pending) and failure (null unless it failed).
+
+Described by `web_network_requests.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+
+
+async def web_network_requests(call: CallContext, args: JsonObject) -> JsonValue:
+    entries, dropped = call.session.take_network()
+    return {"requests": entries, "dropped": dropped}

@@ -1,0 +1,15 @@
+"""`web_route_list`: List the routes web_route installed in this session, with how often each
+matched.
+
+Described by `web_route_list.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+
+
+async def web_route_list(call: CallContext, args: JsonObject) -> JsonValue:
+    return {"routes": [rule.to_json() for rule in call.session.routes]}

@@ -1,0 +1,42 @@
+"""`web_snapshot`: Accessibility snapshot of the current tab (or of target) with element refs like
+[ref=e12] (f1e3 inside iframes); only the latest snapshot's refs work.
+
+Described by `web_snapshot.tool.yaml` beside this file; its arguments were checked against that
+schema before it runs.
+"""
+
+from __future__ import annotations
+
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.results import Rendered
+from host.targets import locate, record_refs
+
+
+async def web_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
+    tab = call.tab
+    depth = args.get("depth")
+    kwargs: dict[str, object] = {"mode": "ai", "timeout": call.config.action_timeout * 1000}
+    if isinstance(depth, int):
+        kwargs["depth"] = depth
+    target = args.get("target")
+    if isinstance(target, str):
+        locator = await locate(tab, target)
+        snapshot = await locator.aria_snapshot(**kwargs)  # type: ignore[arg-type]
+    else:
+        snapshot = await tab.page.aria_snapshot(**kwargs)  # type: ignore[arg-type]
+    limit = call.config.snapshot_limit
+    value: JsonObject = {}
+    if len(snapshot) > limit:
+        cut = snapshot.rfind("\n", 0, limit)
+        snapshot = snapshot[: cut if cut > 0 else limit]
+        value["truncated"] = (
+            f"the snapshot was cut at {limit} characters; pass a target (a ref or selector of a "
+            "part) or a depth to see the rest"
+        )
+    record_refs(tab, snapshot)
+    feedback = await page_feedback(call.session)
+    value = {**feedback, **value, "snapshot": snapshot}
+    note = f"\n[{value['truncated']}]" if "truncated" in value else ""
+    return Rendered(value, f"{feedback.text}\nsnapshot:\n{snapshot}{note}")

@@ -1,0 +1,80 @@
+"""`python -m host replay TRAIL` and `python -m host export TRAIL --to python|typescript`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from host.trails.replay import EXIT_BAD_TRAIL
+
+
+def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = commands.add_parser(
+        "replay", help="run a recorded trail's calls in a fresh session, without a model"
+    )
+    replay.add_argument("trail", type=Path, metavar="TRAIL")
+    replay.add_argument("--executable-path", default="/usr/bin/chromium", help="Chromium to launch")
+    replay.add_argument("--cdp-endpoint", metavar="URL", help="use a running browser over CDP")
+    replay.add_argument(
+        "--skip-prompts",
+        action="store_true",
+        help="run the recorded steps even if some prompt has no recording (it needs a model)",
+    )
+    replay.add_argument(
+        "--navigation-timeout", type=float, default=30.0, metavar="SECONDS", help="default 30"
+    )
+    replay.add_argument("--generated", type=Path, help="the generator's output directory")
+    export = commands.add_parser(
+        "export", help="print a recorded trail as a Playwright test (pytest or @playwright/test)"
+    )
+    export.add_argument("trail", type=Path, metavar="TRAIL")
+    export.add_argument("--to", required=True, choices=("python", "typescript"))
+    export.add_argument(
+        "--executable-path",
+        default="/usr/bin/chromium",
+        help="the Chromium the Python test launches (it falls back to Playwright's own)",
+    )
+    export.add_argument("--generated", type=Path, help="the generator's output directory")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from host.config import HostConfig
+    from host.registry import ToolRegistry
+    from host.trails.replay import check_trail, run, secrets_of
+    from host.trails.trail import TrailError, read_trail
+
+    try:
+        trail = read_trail(args.trail)
+        registry = ToolRegistry(args.generated)
+        checked = check_trail(trail, registry, dict(os.environ), args.skip_prompts)
+    except TrailError as error:
+        print(f"error: {error}", file=sys.stderr)
+        needs_model = "needs a model" in error.message
+        return 2 if needs_model else EXIT_BAD_TRAIL
+    config = HostConfig(
+        executable_path=args.executable_path or None,
+        cdp_endpoint=args.cdp_endpoint,
+        navigation_timeout=args.navigation_timeout,
+        toolsets=("all",),
+        generated_dir=args.generated,
+    )
+    secrets = secrets_of(trail, dict(os.environ))
+    return asyncio.run(run(trail, config, checked, secrets))
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from host.registry import ToolRegistry
+    from host.trails.export import export
+    from host.trails.trail import TrailError, read_trail
+
+    try:
+        trail = read_trail(args.trail)
+    except TrailError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_BAD_TRAIL
+    registry = ToolRegistry(args.generated)
+    sys.stdout.write(export(trail, registry, args.to, args.executable_path))
+    return 0

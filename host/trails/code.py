@@ -1,0 +1,240 @@
+"""The Playwright code one recorded call amounts to, in Python (sync API) or TypeScript.
+
+Used by the exports (a whole test) and by `--codegen` (one line beside a result). A secret
+(`${NAME}` in a value) becomes a read of the environment variable NAME, never its value.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from host.descriptors import ToolDescriptor
+from host.trails.locators import as_code
+from host.trails.trail import SECRET
+
+LANGUAGES = ("python", "typescript")
+
+
+class NotExportable(Exception):
+    """A call that has no Playwright equivalent (said in a comment in the export)."""
+
+
+def _text(value: object, language: str) -> str:
+    """A string literal, or an environment read for a whole `${NAME}` (a concatenation when the
+    secret is inside a longer text)."""
+    text = str(value)
+    if not SECRET.search(text):
+        return json.dumps(text, ensure_ascii=False)
+    pieces: list[str] = []
+    last = 0
+    for found in SECRET.finditer(text):
+        if found.start() > last:
+            pieces.append(json.dumps(text[last : found.start()], ensure_ascii=False))
+        name = found.group(1)
+        pieces.append(f'os.environ["{name}"]' if language == "python" else f"process.env.{name}!")
+        last = found.end()
+    if last < len(text):
+        pieces.append(json.dumps(text[last:], ensure_ascii=False))
+    return " + ".join(pieces)
+
+
+def _value(value: object, language: str) -> str:
+    if isinstance(value, str):
+        return _text(value, language)
+    if isinstance(value, bool):
+        return ("True" if value else "False") if language == "python" else json.dumps(value)
+    if value is None:
+        return "None" if language == "python" else "null"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v, language) for v in value) + "]"
+    if isinstance(value, dict):
+        if language == "python":
+            return (
+                "{"
+                + ", ".join(f"{json.dumps(k)}: {_value(v, language)}" for k, v in value.items())
+                + "}"
+            )
+        return (
+            "{ "
+            + ", ".join(f"{json.dumps(k)}: {_value(v, language)}" for k, v in value.items())
+            + " }"
+        )
+    return json.dumps(value)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def _method(name: str, language: str) -> str:
+    return _snake(name) if language == "python" else name
+
+
+def _invoke(
+    receiver: str, method: str, args: list[str], options: dict[str, Any], language: str
+) -> str:
+    if language == "python":
+        rendered = args + [f"{_snake(k)}={_value(v, language)}" for k, v in options.items()]
+        return f"{receiver}.{_snake(method)}({', '.join(rendered)})"
+    if options:
+        args = [
+            *args,
+            "{ " + ", ".join(f"{k}: {_value(v, language)}" for k, v in options.items()) + " }",
+        ]
+    return f"await {receiver}.{method}({', '.join(args)})"
+
+
+def line_for(
+    tool: str, args: dict[str, Any], language: str, descriptor: ToolDescriptor | None = None
+) -> str:
+    """One statement (Python sync API, or TypeScript inside an async test) for a recorded call;
+    raises NotExportable when the call has no Playwright equivalent."""
+    py = language == "python"
+    end = "" if py else ";"
+
+    def at(key: str) -> str:
+        return as_code(str(args[key]), language)
+
+    if tool == "navigate":
+        url = args["url"]
+        moves = {"back": "goBack", "forward": "goForward", "reload": "reload"}
+        if url in moves:
+            return _invoke("page", moves[url], [], {}, language) + end
+        return _invoke("page", "goto", [_value(url, language)], {}, language) + end
+    if tool == "click":
+        options: dict[str, Any] = {}
+        if args.get("button"):
+            options["button"] = args["button"]
+        if args.get("modifiers"):
+            options["modifiers"] = args["modifiers"]
+        return (
+            _invoke(
+                at("target"), "dblclick" if args.get("double") else "click", [], options, language
+            )
+            + end
+        )
+    if tool == "fill":
+        line = _invoke(at("target"), "fill", [_value(args["text"], language)], {}, language) + end
+        if args.get("submit"):
+            line += "\n" + _invoke(at("target"), "press", ['"Enter"'], {}, language) + end
+        return line
+    if tool == "hover":
+        return _invoke(at("target"), "hover", [], {}, language) + end
+    if tool == "select_option":
+        return (
+            _invoke(at("target"), "selectOption", [_value(args["values"], language)], {}, language)
+            + end
+        )
+    if tool == "drag":
+        return _invoke(at("target"), "dragTo", [at("to")], {}, language) + end
+    if tool == "upload_file":
+        return (
+            _invoke(at("target"), "setInputFiles", [_value(args["path"], language)], {}, language)
+            + end
+        )
+    if tool == "send_keys":
+        lines = []
+        if args.get("target"):
+            lines.append(_invoke(at("target"), "focus", [], {}, language) + end)
+        for key in str(args.get("keys") or "").split():
+            lines.append(
+                _invoke("page.keyboard", "press", [_value(key, language)], {}, language) + end
+            )
+        if args.get("text"):
+            lines.append(
+                _invoke("page.keyboard", "type", [_value(args["text"], language)], {}, language)
+                + end
+            )
+        return "\n".join(lines)
+    if tool == "wait_for":
+        if args.get("target") or args.get("text"):
+            locator = (
+                at("target") if args.get("target") else as_code(f'text="{args["text"]}"', language)
+            )
+            state = {"state": "hidden"} if args.get("gone") else {}
+            first = ".first" if py else ".first()"
+            return _invoke(locator + first, "waitFor", [], state, language) + end
+        raise NotExportable("wait_for without a target or text")
+    if tool == "web_tabs":
+        action = args.get("action", "list")
+        if action == "new":
+            line = "page = context.new_page()" if py else "page = await context.newPage();"
+            if args.get("url"):
+                line += (
+                    "\n"
+                    + _invoke("page", "goto", [_value(args["url"], language)], {}, language)
+                    + end
+                )
+            return line
+        if action == "select":
+            return (
+                f"page = context.pages[{int(args['index'])}]"
+                if py
+                else f"page = context.pages()[{int(args['index'])}];"
+            )
+        if action == "close":
+            pages = "context.pages" if py else "context.pages()"
+            return _invoke(f"{pages}[{int(args['index'])}]", "close", [], {}, language) + end
+        raise NotExportable(f"web_tabs {action}")
+    if tool == "web_handle_dialog":
+        accept = args.get("accept", True)
+        answer = (
+            (
+                "dialog.accept("
+                + (_value(args["promptText"], language) if args.get("promptText") else "")
+                + ")"
+            )
+            if accept
+            else "dialog.dismiss()"
+        )
+        if py:
+            return f'page.once("dialog", lambda dialog: {answer})'
+        return f'page.once("dialog", (dialog) => {answer});'
+    if tool == "webBrowser":
+        raise NotExportable("webBrowser actions (use the agent tools to record a test)")
+    if descriptor is not None and descriptor.origin == "generated":
+        return _generated(descriptor, args, language)
+    raise NotExportable(tool)
+
+
+def _generated(descriptor: ToolDescriptor, args: dict[str, Any], language: str) -> str:
+    """A generated tool calls one Playwright method; its descriptor says which (`calls.python`)."""
+    call = descriptor.python_call
+    if not call:
+        raise NotExportable(descriptor.name)
+    receiver_text, _, method = call.rpartition(".")
+    used: set[str] = set()
+
+    def fill_in(found: re.Match[str]) -> str:
+        used.add(found.group(1))
+        value = args.get(found.group(1))
+        if found.group(1) == "selector" and isinstance(value, str):
+            return json.dumps(value)
+        return _value(value, language)
+
+    receiver = re.sub(r"self\.([A-Za-z_]+)", fill_in, receiver_text)
+    if language != "python":
+        receiver = re.sub(
+            r"\.([a-z]+(?:_[a-z]+)+)\(", lambda m: "." + _camel(m.group(1)) + "(", receiver
+        )
+    schema: dict[str, Any] = dict(descriptor.parameters)
+    properties = list(dict(schema.get("properties") or {}))
+    required = [p for p in list(schema.get("required") or []) if p not in used]
+    positional = [_value(args[p], language) for p in properties if p in required and p in args]
+    options = {p: args[p] for p in properties if p not in used and p not in required and p in args}
+    if language == "python":
+        named = [
+            f"{_snake(p)}={_value(args[p], language)}"
+            for p in properties
+            if p in required and p in args
+        ]
+        rendered = named + [f"{_snake(k)}={_value(v, language)}" for k, v in options.items()]
+        return f"{receiver}.{_snake(method)}({', '.join(rendered)})"
+    return _invoke(receiver, _camel(method), positional, options, language) + ";"
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
