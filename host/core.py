@@ -318,6 +318,8 @@ class Host:
     ) -> None:
         if self.recorder is not None:
             self.recorder.commit(session.key, descriptor.name, prepared)
+            for note in prepared.notes:
+                session.note({"event": "recorded", "detail": note})
         if self.config.codegen:
             try:
                 code = line_for(

@@ -15,7 +15,7 @@ import re
 
 from host.registry import ToolRegistry
 from host.trails.code import NotExportable, line_for
-from host.trails.trail import SECRET, Trail
+from host.trails.trail import Trail
 
 _NAME = re.compile(r"[^A-Za-z0-9_]+")
 
@@ -61,7 +61,6 @@ def export(trail: Trail, registry: ToolRegistry, language: str, executable: str)
 
 def _python(trail: Trail, registry: ToolRegistry, executable: str) -> str:
     body = _body(trail, registry, "python")
-    uses_secrets = any(SECRET.search(str(s.arguments)) for s in trail.steps)
     name = _test_name(trail)
     out = [
         f'"""Exported from {trail.path.name} by `python -m host export --to python`."""',
@@ -89,8 +88,6 @@ def _python(trail: Trail, registry: ToolRegistry, executable: str) -> str:
         "",
         f"def test_{name}(context):",
     ]
-    if uses_secrets:
-        out[4:4] = []
     out.append("    page = context.new_page()")
     out.extend(("    " + line) if line else "" for line in body)
     return "\n".join(out) + "\n"
