@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from types import TracebackType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -276,8 +276,15 @@ class Host:
                         await session.settle()
             await self._restore_landings(session)
             session.closing_intent = descriptor.name in CLOSING_TOOLS
-            prepared = await self._prepare_record(session, descriptor, args)
-            value = await self._run(session, descriptor, runner, args, deadline, budget)
+            reading = await self._start_record(session, descriptor, args)
+            try:
+                value = await self._run(session, descriptor, runner, args, deadline, budget)
+            except BaseException:
+                if reading is not None:
+                    reading.cancel()
+                    reading.add_done_callback(_retrieve)
+                raise
+            prepared = await self._finish_record(session, reading, deadline)
             await self._check_landings(session)
             await session.settle_downloads(self.config.download_wait)
             if value is None and descriptor.feedback and session.ended is None:
@@ -294,24 +301,43 @@ class Host:
             session.closing_intent = False
             session.lock.release()
 
-    async def _prepare_record(
+    async def _start_record(
         self, session: Session, descriptor: ToolDescriptor, args: object
-    ) -> Prepared | None:
-        """What the trail will hold for this call, read before it runs (refs resolved while their
-        snapshot is current, password fields before they are typed into); None when the call is
-        not recorded (and `--codegen` is off)."""
+    ) -> asyncio.Task[Prepared] | None:
+        """Start reading what the trail will hold for this call (the stable locator a ref
+        resolves to, whether a value goes into a password field), before the call's own work:
+        its requests reach the page first, so it reads the page as the call found it, and it runs
+        alongside the call instead of before it. None when nothing is recorded (and `--codegen`
+        is off). A ref not in the tab's snapshot fails here, as the call itself would."""
         if not descriptor.is_recordable or (self.recorder is None and not self.config.codegen):
             return None
         tab = session.current
         if tab is None:
             return None
-        try:
-            return await Recorder.prepare(tab, descriptor, args)
-        except HostError as error:
-            if error.code != "not_recordable":
-                raise
-            session.note({"event": "not_recorded", "detail": error.message})
+        Recorder.check_refs(tab, args)
+        reading = asyncio.ensure_future(Recorder.prepare(tab, descriptor, args))
+        for _ in range(2):  # let its first requests go out ahead of the call's
+            await asyncio.sleep(0)
+        return reading
+
+    async def _finish_record(
+        self, session: Session, reading: asyncio.Task[Prepared] | None, deadline: float
+    ) -> Prepared | None:
+        if reading is None:
             return None
+        remaining = max(0.5, deadline - asyncio.get_running_loop().time())
+        try:
+            return await asyncio.wait_for(reading, min(remaining, 10.0))
+        except HostError as error:
+            detail = error.message
+        except TimeoutError:
+            detail = "the page did not say which stable locator the target has in time"
+        except Exception as error:
+            detail = f"the target could not be resolved to a stable locator ({_first_line(error)})"
+        session.note(
+            {"event": "not_recorded", "detail": f"{detail}; this call is not in the trail"}
+        )
+        return None
 
     def _record(
         self, session: Session, descriptor: ToolDescriptor, prepared: Prepared, outcome: ToolOutcome
@@ -541,7 +567,7 @@ def _patience(error: BaseException) -> float:
     return 3.0 if any(word in text for word in _CLOSED_WORDS) else 0.0
 
 
-def _retrieve(task: asyncio.Future[object]) -> None:
+def _retrieve(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()
 

@@ -99,6 +99,17 @@ class Recorder:
         return writer
 
     @staticmethod
+    def check_refs(tab: Any, args: object) -> None:
+        """Fail at once (`stale_ref`) for a ref not in the tab's current snapshot."""
+        if not isinstance(args, dict):
+            return
+        for name in TARGET_ARGUMENTS:
+            value = args.get(name)
+            ref = ref_of(value) if isinstance(value, str) else None
+            if ref is not None and ref not in tab.refs:
+                raise stale(ref)
+
+    @staticmethod
     async def prepare(tab: Any, descriptor: ToolDescriptor, args: object) -> Prepared:
         """The call's arguments as the trail holds them. The page is asked once per question,
         and the questions at once: a recordable call pays for the slowest, not the sum."""

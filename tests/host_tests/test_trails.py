@@ -62,6 +62,8 @@ def pages() -> Iterator[FormPages]:
             elif path == "/ua":
                 agent = self.headers.get("user-agent", "")
                 body = f"<title>ua</title><p id=header>{agent}</p>"
+            elif path == "/links":
+                body = "<title>links</title><a href=/ua>Go</a><button onclick='this.remove()'>Gone</button>"
             elif path == "/download-page":
                 body = "<title>dl</title><a href=/report.csv download>report</a>"
             elif path == "/report.csv":
@@ -88,7 +90,7 @@ def pages() -> Iterator[FormPages]:
 
 
 def ref(snapshot: str, role: str, name: str) -> str:
-    found = re.search(rf'{role} "{re.escape(name)}"[^\n]*\[ref=(e\d+)\]', snapshot)
+    found = re.search(rf'{role} "{re.escape(name)}"[^\n]*\[ref=((?:f\d+)?e\d+)\]', snapshot)
     assert found, snapshot
     return found.group(1)
 
@@ -179,7 +181,8 @@ def recorded(pages: FormPages, tmp_path_factory: pytest.TempPathFactory) -> Path
 
 def test_the_trail_holds_exactly_the_finished_calls_and_no_ref_or_secret(recorded: Path) -> None:
     text = recorded.read_text()
-    assert PASSWORD not in text and "[ref=" not in text and not re.search(r"\be\d+\b", text)
+    assert PASSWORD not in text and "[ref=" not in text
+    assert not re.search(r"\b(?:f\d+)?e\d+\b", text)
     trail = read_trail(recorded)
     assert [s.tool for s in trail.steps] == [
         "navigate", "fill", "fill", "navigate", "fill", "fill", "click", "wait_for",
@@ -435,3 +438,33 @@ def test_a_generated_tool_exports_as_its_playwright_call() -> None:
     assert python == 'page.locator("#email").fill(value=os.environ["EMAIL"], timeout=500)'
     typescript = line_for("web_locator_fill", args, "typescript", tool)
     assert typescript == 'await page.locator("#email").fill(process.env.EMAIL!, { timeout: 500 });'
+
+
+def test_targets_that_navigate_or_vanish_are_still_recorded(
+    pages: FormPages, tmp_path: Path
+) -> None:
+    """The stable locator is read alongside the call, ahead of its work on the page: a link that
+    navigates away and a button that removes itself are recorded all the same."""
+    from host.config import HostConfig
+    from host.core import Host
+
+    trail = tmp_path / "nav.trail.yaml"
+
+    async def run() -> list[Any]:
+        async with Host(HostConfig(record=trail)) as host:
+            notes: list[Any] = []
+            for name in ("Gone", "Go"):
+                await host.call("nav", "navigate", {"url": pages.url("/links")})
+                snapshot = await host.call("nav", "web_snapshot", {})
+                role = "button" if name == "Gone" else "link"
+                clicked = await host.call(
+                    "nav", "click", {"target": ref(snapshot.text(), role, name)}
+                )
+                assert clicked.ok, clicked.text()
+                notes += clicked.extras.get("notes") or []
+            return notes
+
+    notes = asyncio.run(run())
+    assert not [n for n in notes if n.get("event") == "not_recorded"], notes
+    clicks = [s.arguments["target"] for s in read_trail(trail).steps if s.tool == "click"]
+    assert clicks == ['internal:role=button[name="Gone"i]', 'internal:role=link[name="Go"i]']
