@@ -327,7 +327,9 @@ class Host:
             return None
         remaining = max(0.5, deadline - asyncio.get_running_loop().time())
         try:
-            return await asyncio.wait_for(reading, min(remaining, 10.0))
+            prepared = await asyncio.wait_for(reading, min(remaining, 10.0))
+            tab = session.current
+            return prepared if tab is None else await Recorder.after_call(tab, prepared)
         except HostError as error:
             detail = error.message
         except TimeoutError:

@@ -1,8 +1,8 @@
 """Recording: every successful call of a recordable tool, appended to its caller's trail.
 
-The host asks `prepare` before a recordable call runs (a ref must be resolved while its snapshot
-is current, and a password field read before it is typed into) and `commit` after it succeeded;
-a call that failed is never written. One trail file for a stdio host (one caller), one per
+The host starts `prepare` as a recordable call starts, its requests ahead of the call's (a ref
+must be resolved while its snapshot is current), and `commit`s after the call succeeded; a call
+that failed is never written. One trail file for a stdio host (one caller), one per
 caller in a directory for HTTP. `web_objective` opens a `prompt` item in the caller's trail.
 """
 
@@ -42,6 +42,17 @@ class Prepared:
 
     arguments: dict[str, Any]
     notes: tuple[str, ...] = ()
+    into_focus: tuple[str, ...] = ()
+    """Typed arguments with no target: they went into whatever had focus, which the call's own
+    keys may have moved (`Tab`), so the focused field is asked again after the call."""
+
+    def with_secret(self, field: str) -> Prepared:
+        """These arguments with every typed value replaced by the field's `${NAME}`."""
+        secret = "${" + secret_name(field) + "}"
+        typed = [n for n in TYPED_ARGUMENTS if isinstance(self.arguments.get(n), str)]
+        arguments = {**self.arguments, **dict.fromkeys(typed, secret)}
+        note = f"a password field: the trail holds {secret}"
+        return Prepared(arguments, (*self.notes, note), ())
 
 
 def secret_name(field: str) -> str:
@@ -135,14 +146,17 @@ class Recorder:
         answers = await asyncio.gather(*asking)
         for name, selector in zip(resolving, answers, strict=False):
             arguments[name] = selector
-        notes: list[str] = []
+        prepared = Prepared(arguments, (), tuple(typed) if element is None else ())
         field = answers[-1] if typed else None
-        if field is not None:
-            secret = "${" + secret_name(field) + "}"
-            for name in typed:
-                arguments[name] = secret
-            notes.append(f"a password field: the trail holds {secret}")
-        return Prepared(arguments, tuple(notes))
+        return prepared.with_secret(field) if field is not None else prepared
+
+    @staticmethod
+    async def after_call(tab: Any, prepared: Prepared) -> Prepared:
+        """Typed text that went into the focused element: is that element a password field?"""
+        if not prepared.into_focus:
+            return prepared
+        field = await _password_field(tab, None)
+        return prepared.with_secret(field) if field is not None else prepared
 
     def commit(self, key: SessionKey, tool: str, prepared: Prepared) -> None:
         self.writer(key).add(tool, prepared.arguments)

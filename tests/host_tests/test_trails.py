@@ -468,3 +468,30 @@ def test_targets_that_navigate_or_vanish_are_still_recorded(
     assert not [n for n in notes if n.get("event") == "not_recorded"], notes
     clicks = [s.arguments["target"] for s in read_trail(trail).steps if s.tool == "click"]
     assert clicks == ['internal:role=button[name="Gone"i]', 'internal:role=link[name="Go"i]']
+
+
+def test_text_typed_where_the_keys_moved_focus_is_checked_there(
+    pages: FormPages, tmp_path: Path
+) -> None:
+    from host.config import HostConfig
+    from host.core import Host
+
+    trail = tmp_path / "keys.trail.yaml"
+
+    async def run() -> str:
+        async with Host(HostConfig(record=trail)) as host:
+            await host.call("keys", "navigate", {"url": pages.url("/form")})
+            await host.call("keys", "click", {"target": "label=Email"})
+            typed = await host.call("keys", "send_keys", {"keys": "Tab", "text": PASSWORD})
+            assert typed.ok, typed.text()
+            value = await host.call(
+                "keys",
+                "evaluate",
+                {"expression": "() => document.querySelector('[name=pw]').value"},
+            )
+            return str(value.value)
+
+    assert asyncio.run(run()) == PASSWORD  # the text did go into the password field
+    steps = read_trail(trail).steps
+    assert steps[-1].tool == "send_keys" and steps[-1].arguments["text"] == "${PW}"
+    assert PASSWORD not in trail.read_text()
