@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,4 @@ async def save_download(download: Any, directory: Path, cap: int) -> JsonObject:
 
 def default_output_dir() -> Path:
     """`<temp>/playwright-tool-host-<uid>`: the host's files when no `--output-dir` is given."""
-    import tempfile
-
     return Path(tempfile.gettempdir()) / f"playwright-tool-host-{os.getuid()}"

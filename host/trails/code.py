@@ -12,6 +12,7 @@ from typing import Any
 
 from host.descriptors import ToolDescriptor
 from host.trails.locators import as_code
+from host.trails.render import camel, method_call
 from host.trails.trail import SECRET
 
 LANGUAGES = ("python", "typescript")
@@ -64,26 +65,11 @@ def _value(value: object, language: str) -> str:
     return json.dumps(value)
 
 
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
-
-
-def _method(name: str, language: str) -> str:
-    return _snake(name) if language == "python" else name
-
-
 def _invoke(
     receiver: str, method: str, args: list[str], options: dict[str, Any], language: str
 ) -> str:
-    if language == "python":
-        rendered = args + [f"{_snake(k)}={_value(v, language)}" for k, v in options.items()]
-        return f"{receiver}.{_snake(method)}({', '.join(rendered)})"
-    if options:
-        args = [
-            *args,
-            "{ " + ", ".join(f"{k}: {_value(v, language)}" for k, v in options.items()) + " }",
-        ]
-    return f"await {receiver}.{method}({', '.join(args)})"
+    call = receiver + method_call(method, args, options, language, _value)
+    return call if language == "python" else f"await {call}"
 
 
 def line_for(
@@ -216,25 +202,12 @@ def _generated(descriptor: ToolDescriptor, args: dict[str, Any], language: str) 
 
     receiver = re.sub(r"self\.([A-Za-z_]+)", fill_in, receiver_text)
     if language != "python":
-        receiver = re.sub(
-            r"\.([a-z]+(?:_[a-z]+)+)\(", lambda m: "." + _camel(m.group(1)) + "(", receiver
-        )
+        receiver = re.sub(r"\.([a-z]+(?:_[a-z]+)+)\(", lambda m: f".{camel(m.group(1))}(", receiver)
     schema: dict[str, Any] = dict(descriptor.parameters)
-    properties = list(dict(schema.get("properties") or {}))
-    required = [p for p in list(schema.get("required") or []) if p not in used]
-    positional = [_value(args[p], language) for p in properties if p in required and p in args]
-    options = {p: args[p] for p in properties if p not in used and p not in required and p in args}
-    if language == "python":
-        named = [
-            f"{_snake(p)}={_value(args[p], language)}"
-            for p in properties
-            if p in required and p in args
-        ]
-        rendered = named + [f"{_snake(k)}={_value(v, language)}" for k, v in options.items()]
-        return f"{receiver}.{_snake(method)}({', '.join(rendered)})"
-    return _invoke(receiver, _camel(method), positional, options, language) + ";"
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
+    properties = [p for p in dict(schema.get("properties") or {}) if p not in used and p in args]
+    required = set(schema.get("required") or [])
+    if language == "python":  # every argument by keyword, in the schema's order
+        return _invoke(receiver, camel(method), [], {p: args[p] for p in properties}, language)
+    positional = [_value(args[p], language) for p in properties if p in required]
+    options = {p: args[p] for p in properties if p not in required}
+    return _invoke(receiver, camel(method), positional, options, language) + ";"

@@ -23,6 +23,7 @@ from playwright.async_api import Locator
 
 from host.errors import HostError
 from host.targets import split_chain, to_selector
+from host.trails.render import method_call
 
 _QUOTED = r'"((?:[^"\\]|\\.)*)"([is]?)'
 _ROLE = re.compile(r"^internal:role=([a-z]+)((?:\[[^\]]*\])*)$")
@@ -106,17 +107,7 @@ def _literal(value: object, language: str) -> str:
 
 
 def _call(method: str, args: list[str], options: Mapping[str, object], language: str) -> str:
-    if language == "python":
-        rendered = args + [f"{_snake(k)}={_literal(v, language)}" for k, v in options.items()]
-        return f".{_snake(method)}({', '.join(rendered)})"
-    if options:
-        fields = ", ".join(f"{k}: {_literal(v, language)}" for k, v in options.items())
-        args = [*args, "{ " + fields + " }"]
-    return f".{method}({', '.join(args)})"
-
-
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+    return method_call(method, args, options, language, _literal)
 
 
 def as_code(target: str, language: str, root: str = "page") -> str:

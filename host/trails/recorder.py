@@ -132,9 +132,7 @@ class Recorder:
             if not isinstance(value, str):
                 continue
             ref = ref_of(value)
-            if ref is not None:
-                if ref not in tab.refs:
-                    raise stale(ref)  # the call itself would fail the same way
+            if ref is not None:  # in the tab's snapshot: `check_refs` ran first
                 resolving[name] = _resolve(tab, ref, name)
                 element = element or f"aria-ref={ref}"
             elif element is None and name in ("target", "selector"):
