@@ -1,5 +1,11 @@
 import sys
 
-from generator.cli import main
+from generator.quick_check import answer
 
-sys.exit(main())
+# An up-to-date tree is answered before the CLI and its imports are loaded (see quick_check).
+code = answer(sys.argv[1:])
+if code is None:
+    from generator.cli import main
+
+    code = main()
+sys.exit(code)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import signal
 import sys
 import threading
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from generator import output
+from generator import output, quick_check
 from generator.allowlist import load_allowlist
 from generator.cache import Cache, default_cache_dir
 from generator.diagnostics import ExitCode, GeneratorError, Level
@@ -26,6 +27,7 @@ from generator.pipeline import (
     check_versions,
     gather,
     generate,
+    recorded_files,
     remember,
     up_to_date,
 )
@@ -160,7 +162,8 @@ def output_directory(raw: str, allowlist: Path) -> Path:
 
 
 def run(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(arguments)
     started = time.perf_counter()
     if args.lock_timeout < 0:
         raise GeneratorError("--lock-timeout must be 0 or more seconds.")
@@ -175,7 +178,29 @@ def run(argv: Sequence[str] | None = None) -> int:
     # Everything from reading the tree to remembering it happens under the lock, so two runs
     # never interleave and the up-to-date record always describes one run's whole output.
     with OutputLock(out, exclusive=not args.check, timeout_s=args.lock_timeout):
-        return _run_locked(args, out, inputs, cache, started)
+        code = _run_locked(args, out, inputs, cache, started)
+    if code == ExitCode.OK and cache.enabled:
+        _stamp(arguments, out, inputs, cache, warning)
+    return code
+
+
+def _stamp(
+    arguments: list[str], out: Path, inputs: Inputs, cache: Cache, warning: str | None
+) -> None:
+    """Stamp the tree for `quick_check`, once the writer's lock (and its holder note, which
+    changes the folder) is gone: under a shared lock, and only if the tree still hashes to what
+    this run recorded (another run may have written in between)."""
+    options = quick_check.parse(arguments)
+    if options is None or not out.is_dir():
+        return
+    try:
+        with OutputLock(out, exclusive=False, timeout_s=0):
+            files = recorded_files(inputs, out, cache)
+            if files is not None and up_to_date(inputs, out, cache):
+                root = os.path.realpath(out)
+                quick_check.record(options, str(cache.root), inputs.watched, root, files, warning)
+    except GeneratorError:
+        pass  # another run holds the lock: no stamp, the next run hashes
 
 
 def _run_locked(

@@ -8,7 +8,7 @@ on every run and machine.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -171,51 +171,150 @@ class JavaSurface:
         return index
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, indent=1)
+        """Compact JSON with sorted keys: the form `from_json` reads (one object per dataclass,
+        with the dataclass's fields as keys)."""
+        return json.dumps(
+            {
+                "version": self.version,
+                "interfaces": [
+                    {"name": i.name, "methods": [_method_data(m) for m in i.methods]}
+                    for i in self.interfaces
+                ],
+                "structs": [
+                    {"name": s.name, "fields": [_field_data(f) for f in s.fields]}
+                    for s in self.structs
+                ],
+                "enums": [{"name": e.name, "constants": list(e.constants)} for e in self.enums],
+                "opaque": list(self.opaque),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
 
     @staticmethod
     def from_json(text: str) -> JavaSurface:
-        raw = json.loads(text)
+        """The surface `to_json` wrote. Anything else (a missing or extra key, a value of another
+        type) raises ValueError, so a damaged or forged cache entry is refused, not believed."""
+        raw = _fields(json.loads(text), _SURFACE_KEYS)
         return JavaSurface(
-            version=raw["version"],
+            version=_str(raw["version"]),
             interfaces=tuple(
-                JavaInterface(i["name"], tuple(_method(m) for m in i["methods"]))
-                for i in raw["interfaces"]
+                JavaInterface(_str(i["name"]), tuple(_method(m) for m in _list(i["methods"])))
+                for i in (_fields(i, _INTERFACE_KEYS) for i in _list(raw["interfaces"]))
             ),
             structs=tuple(
-                JavaStruct(
-                    s["name"],
-                    tuple(
-                        JavaField(
-                            f["name"],
-                            _type(f["type"]),
-                            f["required"],
-                            f["doc"],
-                            tuple(_type(t) for t in f["setter_types"]),
-                        )
-                        for f in s["fields"]
-                    ),
-                )
-                for s in raw["structs"]
+                JavaStruct(_str(s["name"]), tuple(_field(f) for f in _list(s["fields"])))
+                for s in (_fields(s, _STRUCT_KEYS) for s in _list(raw["structs"]))
             ),
-            enums=tuple(JavaEnum(e["name"], tuple(e["constants"])) for e in raw["enums"]),
-            opaque=tuple(raw["opaque"]),
+            enums=tuple(
+                JavaEnum(_str(e["name"]), tuple(_str(c) for c in _list(e["constants"])))
+                for e in (_fields(e, _ENUM_KEYS) for e in _list(raw["enums"]))
+            ),
+            opaque=tuple(_str(o) for o in _list(raw["opaque"])),
         )
 
 
-def _type(raw: dict[str, Any]) -> JavaType:
+# --- the JSON form ------------------------------------------------------------------------------
+
+_SURFACE_KEYS = frozenset({"version", "interfaces", "structs", "enums", "opaque"})
+_INTERFACE_KEYS = frozenset({"name", "methods"})
+_METHOD_KEYS = frozenset({"name", "params", "returns", "doc"})
+_PARAM_KEYS = frozenset({"name", "type"})
+_DOC_KEYS = frozenset({"text", "params"})
+_STRUCT_KEYS = frozenset({"name", "fields"})
+_FIELD_KEYS = frozenset({"name", "type", "required", "doc", "setter_types"})
+_ENUM_KEYS = frozenset({"name", "constants"})
+_TYPE_KEYS = frozenset({"name", "args", "element", "is_variable"})
+
+
+def _type_data(t: JavaType) -> dict[str, Any]:
+    return {
+        "name": t.name,
+        "args": [_type_data(a) for a in t.args],
+        "element": None if t.element is None else _type_data(t.element),
+        "is_variable": t.is_variable,
+    }
+
+
+def _method_data(m: JavaMethod) -> dict[str, Any]:
+    return {
+        "name": m.name,
+        "params": [{"name": p.name, "type": _type_data(p.type)} for p in m.params],
+        "returns": _type_data(m.returns),
+        "doc": {"text": m.doc.text, "params": [list(pair) for pair in m.doc.params]},
+    }
+
+
+def _field_data(f: JavaField) -> dict[str, Any]:
+    return {
+        "name": f.name,
+        "type": _type_data(f.type),
+        "required": f.required,
+        "doc": f.doc,
+        "setter_types": [_type_data(t) for t in f.setter_types],
+    }
+
+
+def _fields(raw: Any, keys: frozenset[str]) -> dict[str, Any]:
+    if type(raw) is not dict or raw.keys() != keys:
+        raise ValueError(f"expected an object with the keys {sorted(keys)}")
+    return raw
+
+
+def _list(raw: Any) -> list[Any]:
+    if type(raw) is not list:
+        raise ValueError("expected a list")
+    return raw
+
+
+def _str(raw: Any) -> str:
+    if type(raw) is not str:
+        raise ValueError("expected a string")
+    return raw
+
+
+def _bool(raw: Any) -> bool:
+    if type(raw) is not bool:
+        raise ValueError("expected true or false")
+    return raw
+
+
+def _type(raw: Any) -> JavaType:
+    raw = _fields(raw, _TYPE_KEYS)
+    element = raw["element"]
     return JavaType(
-        name=raw["name"],
-        args=tuple(_type(a) for a in raw["args"]),
-        element=_type(raw["element"]) if raw["element"] else None,
-        is_variable=raw["is_variable"],
+        name=_str(raw["name"]),
+        args=tuple(_type(a) for a in _list(raw["args"])),
+        element=None if element is None else _type(element),
+        is_variable=_bool(raw["is_variable"]),
     )
 
 
-def _method(raw: dict[str, Any]) -> JavaMethod:
+def _pair(raw: Any) -> tuple[str, str]:
+    name, text = _list(raw)  # exactly two, or ValueError
+    return _str(name), _str(text)
+
+
+def _method(raw: Any) -> JavaMethod:
+    raw = _fields(raw, _METHOD_KEYS)
+    doc = _fields(raw["doc"], _DOC_KEYS)
     return JavaMethod(
-        name=raw["name"],
-        params=tuple(JavaParam(p["name"], _type(p["type"])) for p in raw["params"]),
+        name=_str(raw["name"]),
+        params=tuple(
+            JavaParam(None if p["name"] is None else _str(p["name"]), _type(p["type"]))
+            for p in (_fields(p, _PARAM_KEYS) for p in _list(raw["params"]))
+        ),
         returns=_type(raw["returns"]),
-        doc=JavaDoc(raw["doc"]["text"], tuple((k, v) for k, v in raw["doc"]["params"])),
+        doc=JavaDoc(_str(doc["text"]), tuple(_pair(p) for p in _list(doc["params"]))),
+    )
+
+
+def _field(raw: Any) -> JavaField:
+    raw = _fields(raw, _FIELD_KEYS)
+    return JavaField(
+        _str(raw["name"]),
+        _type(raw["type"]),
+        _bool(raw["required"]),
+        _str(raw["doc"]),
+        tuple(_type(t) for t in _list(raw["setter_types"])),
     )

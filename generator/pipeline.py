@@ -6,6 +6,8 @@ report and render. Nothing here writes the output directory; `output` does.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +52,16 @@ class Inputs:
     python_sha256: str
     templates: Path
     fingerprint: str
+    watched: tuple[str, ...] = ()
+    """Every file and folder the fingerprint was computed from but the allowlist, whose path only
+    the command line knows (`quick_check` stamps them all)."""
+
+
+def _tree(root: Path, pattern: str) -> list[str]:
+    """The files `_tree_digest` hashes and the folders that could gain one."""
+    files = [str(p) for p in root.rglob(pattern)]
+    folders = [str(p) for p in [root, *root.rglob("*")] if p.is_dir() and p.name != "__pycache__"]
+    return [*files, *folders]
 
 
 def _tree_digest(root: Path, pattern: str) -> str:
@@ -95,6 +107,15 @@ def gather(
         python_sha256=python_sha,
         templates=templates,
         fingerprint=fingerprint,
+        watched=(
+            str(resolved.jar),
+            *([str(resolved.sources)] if resolved.sources else []),
+            *(str(p) for p in python_files.paths),
+            *_tree(templates, "*.j2"),
+            *_tree(default_templates(), "*.j2"),
+            *_tree(_GENERATOR_ROOT, "*.py"),
+            *(entry for entry in sys.path[1:] if os.path.isdir(entry)),
+        ),
     )
 
 
@@ -180,6 +201,15 @@ def up_to_date(inputs: Inputs, out: Path, cache: Cache) -> bool:
     return {rel.rstrip("\n") for rel in listed} | {LEDGER} == set(record["files"])
 
 
+def recorded_files(inputs: Inputs, out: Path, cache: Cache) -> list[str] | None:
+    """The files of the last run's record for `out`, if it was made with these inputs."""
+    text = cache.load("runs", _record_key(cache, out), _valid_record)
+    if text is None:
+        return None
+    record = json.loads(text)
+    return list(record["files"]) if record["fingerprint"] == inputs.fingerprint else None
+
+
 def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> None:
     # The ledger is checked too: a run with a missing or damaged ledger is never "up to date".
     digests = {rel: sha256_file(out / rel) for rel in sorted([*files, LEDGER])}
@@ -197,20 +227,26 @@ def _cached(
     parse: Callable[[str], T],
     build: Callable[[], T],
     dump: Callable[[T], str],
+    *,
+    parse_checks: bool = False,
 ) -> T:
-    """The cached value when its entry parses and dumps back to exactly its own text (so a
-    malformed entry with a valid checksum is never believed), else a fresh one (stored)."""
+    """The cached value when its entry is believed, else a fresh one (stored). An entry is believed
+    when `parse` accepts it and the value dumps back to exactly its own text, so a malformed entry
+    with a valid checksum is never believed. `parse_checks` says that `parse` itself raises on any
+    text that is not a well-formed value (`JavaSurface.from_json`), which makes dumping again
+    needless."""
     text = cache.load(kind, key)
     if text is not None:
         try:
             value = parse(text)
-            if dump(value) == text:
+            if parse_checks or dump(value) == text:
                 return value
         except Exception:
             pass  # any failure to parse means a malformed entry: rebuilt, never fatal
         cache.discard(kind, key)
     value = build()
-    cache.store(kind, key, dump(value))
+    if cache.enabled:
+        cache.store(kind, key, dump(value))
     return value
 
 
@@ -235,7 +271,9 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
 
         return build_surface(inputs.jar.jar, inputs.jar.sources, interfaces, inputs.jar_version)
 
-    return _cached(cache, "java", key, JavaSurface.from_json, reflect, JavaSurface.to_json)
+    return _cached(
+        cache, "java", key, JavaSurface.from_json, reflect, JavaSurface.to_json, parse_checks=True
+    )
 
 
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
@@ -276,4 +314,6 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     files = renderer.render_all(
         tools, inputs.jar_version, python.version, report, inputs.jar_sha256
     )
+    for path, reason in sorted(renderer.formatted_by_black.items()):
+        diagnostics.info(path, f"formatted by black ({reason})")
     return Generation(files, tools, report, diagnostics)

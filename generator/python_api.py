@@ -8,6 +8,7 @@ matters for a generator run on every build. Annotations are turned into typed va
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import json
 import re
@@ -177,6 +178,7 @@ def _annotation(node: ast.expr | None) -> PyType:
     return PyName(ast.unparse(node).removeprefix("typing."))
 
 
+@functools.cache  # the same few hundred annotations recur across both APIs; PyType is frozen
 def parse_annotation(source: str) -> PyType:
     """The typed value of annotation text, as `_generated.py` would spell it."""
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import multiprocessing
 import os
 import re
 import signal
@@ -108,6 +107,8 @@ def format_all(texts: dict[str, str], cache: Cache) -> dict[str, str]:
     missing = [path for path, text in done.items() if text is None]
     workers = min(os.cpu_count() or 1, len(missing) // _PARALLEL_BATCH)
     if workers > 1:
+        import multiprocessing
+
         import black  # noqa: F401  # imported before forking, so workers share it
 
         context = multiprocessing.get_context("fork")

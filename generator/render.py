@@ -1,5 +1,8 @@
-"""Renders every registered output (`outputs.OUTPUTS`) into {relative path: text}; Python files
-are formatted with black."""
+"""Renders every registered output (`outputs.OUTPUTS`) into {relative path: text}.
+
+Python from the built-in templates is laid out in black's style by `python_layout` (the
+templates are written for it), without running black; Python from a custom template, and any
+module holding a line the layout rules do not cover, is formatted by black itself."""
 
 from __future__ import annotations
 
@@ -12,10 +15,11 @@ from generator import views
 from generator.cache import Cache
 from generator.ir import Tool
 from generator.outputs import OUTPUTS, PYTHON_ROOT, Context, Model, Output, Rendered, Written
-from generator.python_format import format_all
+from generator.python_format import format_all, same_structure
 from generator.surface_report import SurfaceReport
 from generator.template_dir import default_templates as default_templates
-from generator.templating import environment, render, templates_digest
+from generator.templating import built_in, environment, render, templates_digest
+from generator.writers.python_layout import NotLaidOut, lay_out
 
 __all__ = ["PYTHON_ROOT", "Renderer", "default_templates"]
 
@@ -39,6 +43,21 @@ def _agrees_with(context: Context, text: str) -> bool:
     )
 
 
+def _laid_out(text: str, cache: Cache) -> str:
+    """`lay_out`, from the cache when this exact text was laid out before, and checked to have
+    kept every word in order (layout moves only spaces, line breaks, brackets and quotes): a slip
+    in the rules, or a forged entry, then costs a black run, never the output."""
+    agrees = functools.partial(same_structure, text)
+    key = cache.value_key("generator.writers.python_layout", text)
+    laid_out = cache.load("layout", key, agrees)
+    if laid_out is None:
+        laid_out = lay_out(text)
+        if not agrees(laid_out):
+            raise NotLaidOut("the layout did not keep the words of the rendered text")
+        cache.store("layout", key, laid_out)
+    return laid_out
+
+
 class Renderer:
     """Renders every output file for one set of tools."""
 
@@ -49,6 +68,8 @@ class Renderer:
         self._templates = templates_digest(self._env)
         self._cache = cache
         self._outputs = outputs
+        self.formatted_by_black: dict[str, str] = {}
+        """Python files black formatted in the last `render_all`, each with the reason."""
 
     def _render(self, template: str, context: Context) -> str:
         shared: dict[str, Any] = {
@@ -79,6 +100,7 @@ class Renderer:
         model = Model(tuple(tools), report, java_version, python_version, jar_sha256)
         files: dict[str, str] = {}
         unformatted: dict[str, str] = {}
+        self.formatted_by_black = {}
         for output in self._outputs:
             match output:
                 case Written(path, write):
@@ -89,10 +111,17 @@ class Renderer:
                         rendered = (self._render_cached if cache else self._render)(
                             template, context
                         )
-                        if name.endswith(".py"):
-                            unformatted[name] = rendered
-                        else:
+                        if not name.endswith(".py"):
                             files[name] = rendered
+                        elif not built_in(self._env, template):
+                            unformatted[name] = rendered
+                            self.formatted_by_black[name] = f"custom template {template}"
+                        else:
+                            try:
+                                files[name] = _laid_out(rendered, self._cache)
+                            except NotLaidOut as exc:
+                                unformatted[name] = rendered
+                                self.formatted_by_black[name] = str(exc)
                 case _:
                     assert_never(output)
         files.update(format_all(unformatted, self._cache))

@@ -129,6 +129,13 @@ def environment(template_dir: Path) -> jinja2.Environment:
     return env
 
 
+def built_in(env: jinja2.Environment, template: str) -> bool:
+    """Whether `template` is one of ours (no custom template folder overrides it)."""
+    assert env.loader is not None
+    filename = env.loader.get_source(env, template)[1]
+    return filename is not None and Path(filename).resolve().parent == default_templates().resolve()
+
+
 def templates_digest(env: jinja2.Environment) -> str:
     """SHA-256 over every template the environment can load (after overrides), by name; other
     files in a template folder (`__init__.py`, compiled caches) are not templates."""

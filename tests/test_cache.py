@@ -103,8 +103,8 @@ def test_corrupt_cache_entries_are_rebuilt(
         )
     else:
         entry.write_bytes(b"")
-    for black_entry in list((copied_cache / "black").iterdir())[:3]:
-        black_entry.write_bytes(b"sha256:0\nnot python")
+    for rendered_entry in list((copied_cache / "rendered").iterdir())[:3]:
+        rendered_entry.write_bytes(b"sha256:0\nnot yaml")
     shutil.rmtree(copied_cache / "runs")
     done = _run(tmp_path / "out", copied_cache)
     assert done.returncode == 0, done.stderr

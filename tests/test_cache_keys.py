@@ -54,7 +54,7 @@ def _private_copy(base: Path, root: Path) -> tuple[Path, Path, Path]:
     ("module", "before", "after"),
     [
         ("yaml_text.py", "WIDTH = 100\n", "WIDTH = 40\n"),
-        ("python_format.py", "LINE_LENGTH = 100\n", "LINE_LENGTH = 60\n"),
+        ("writers/python_layout.py", "LINE_LENGTH = 100\n", "LINE_LENGTH = 60\n"),
     ],
 )
 def test_a_code_change_never_reads_old_cache_entries(

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,9 +20,15 @@ from conftest import REPO, read_tree
 
 from generator.cache import Cache
 
+# A copy of the built-in templates is a custom folder, so black formats every Python file and
+# its cache entries exist to be forged (the built-in templates need no black).
+_TEMPLATES = Path(tempfile.mkdtemp(prefix="hostile-cache-templates-")) / "templates"
+shutil.copytree(REPO / "templates", _TEMPLATES, ignore=shutil.ignore_patterns("__pycache__"))
+
 
 def _run(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "generator", "--out", str(out), "--cache-dir", str(cache)]
+    command += ["--templates", str(_TEMPLATES)]
     # The timeout only bounds a run that hangs (a FIFO read); a run ends long before it.
     return subprocess.run(
         [*command, *extra], cwd=REPO, capture_output=True, text=True, check=False, timeout=600

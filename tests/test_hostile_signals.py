@@ -1,10 +1,11 @@
 """Signals at the stages where a process could be left behind or a traceback printed: the JVM's
-start and black's formatting workers. Each run is held at its checkpoint (tests/paused_run.py)
+start and black's formatting workers (for custom templates). Each run is held at its checkpoint (tests/paused_run.py)
 until the signal has been sent."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 from pathlib import Path
 
@@ -77,7 +78,19 @@ def test_no_formatting_worker_outlives_the_generator(
     import time
 
     out = tmp_path / "out"
-    args = ["--out", str(out), "--allowlist", _ALLOWLIST, "--no-cache"]
+    # A copy of the built-in templates is a custom folder: black formats every Python file,
+    # on worker processes (the built-in templates need no black).
+    templates = tmp_path / "templates"
+    shutil.copytree(REPO / "templates", templates, ignore=shutil.ignore_patterns("__pycache__"))
+    args = [
+        "--out",
+        str(out),
+        "--allowlist",
+        _ALLOWLIST,
+        "--no-cache",
+        "--templates",
+        str(templates),
+    ]
     # Held inside a worker's first task: the workers are busy, not idle at their queue.
     run = PausedRun("formatting-worker", args, tmp_path)
     run.wait_until_held()

@@ -260,8 +260,9 @@ def test_hostile_descriptions_cannot_break_the_output(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="black reformats the shim's class docstring: it drops whitespace at line ends and "
-    "pads a closing quote, so the docstring is not exactly the description the writer encoded",
+    reason="the shim's class docstring is laid out as black lays it out: whitespace at line ends "
+    "is dropped and a closing quote padded, so the docstring is not exactly the description the "
+    "writer encoded",
 )
 @pytest.mark.parametrize(
     "description",
