@@ -111,10 +111,13 @@ def _ints(*values: Any) -> bool:
 
 
 def environment(template_dir: Path) -> jinja2.Environment:
-    """The environment for `template_dir`: sandboxed, because a custom template is code from
-    outside the project; it may print values but not reach Python's internals, change data or
-    build values without bound."""
-    env = _Sandbox(
+    """The environment for `template_dir`: sandboxed when it is a custom folder, because a custom
+    template is code from outside the project; it may print values but not reach Python's
+    internals, change data or build values without bound. The built-in templates are this
+    project's own code and render without the sandbox's check on every attribute."""
+    built_in_only = template_dir.resolve() == default_templates().resolve()
+    kind = jinja2.Environment if built_in_only else _Sandbox
+    env = kind(
         loader=_loader(template_dir),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -123,24 +123,26 @@ def string_literal(text: str) -> str:
     return repr(text)
 
 
+# What a docstring escapes: backslashes, double quotes, and control characters (all but the line
+# break; with C1 controls and the Unicode line and paragraph separators) as `\uXXXX`.
+_DOCSTRING_ESCAPES = {
+    ord("\\"): "\\\\",
+    ord('"'): '\\"',
+    **{
+        c: f"\\u{c:04x}"
+        for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]
+        if c != ord("\n")
+    },
+}
+
+
 def docstring(text: str) -> str:
     """A triple-quoted docstring literal whose value is exactly `text` (stripped of outer space).
 
     Backslashes, quotes and control characters are escaped, so no description can end the string
     early or change its meaning.
     """
-    body = text.strip()
-    out = []
-    for ch in body:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch != "\n" and (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in "\u2028\u2029"):
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"""' + "".join(out) + '"""'
+    return '"""' + text.strip().translate(_DOCSTRING_ESCAPES) + '"""'
 
 
 def literal(value: Any) -> str:
