@@ -441,9 +441,13 @@ def lay_out(module: str) -> str:
             out.append(indent + _STRINGS.sub(_plain_quotes, stripped))
         else:
             # A logical line the template wrote over several lines is joined, as black joins it.
-            while _open_brackets(stripped) > 0 and i + 1 < len(source):
+            depth = _open_brackets(stripped)
+            pieces = [stripped]
+            while depth > 0 and i + 1 < len(source):
                 i += 1
-                stripped += " " + source[i].strip()
+                pieces.append(source[i].strip())
+                depth += _open_brackets(pieces[-1])
+            stripped = " ".join(pieces)
             out += _lay(_parse(stripped), indent, inside=False)
         block_start = stripped.endswith(":") and not stripped.startswith("#")
         i += 1
