@@ -187,10 +187,10 @@ def _lay(parts: list[Part], indent: str, inside: bool) -> list[str]:
         return [indent + flat]
     if not inside and re.match(r"(async )?def \w+$", _top_text(parts[:1])) and len(parts) > 1:
         return _lay_def(parts, indent)
-    if not inside and re.match(r"(return|\w+ =) ", _top_text(parts)):
-        keyword, _, value = _flat(parts).partition(" ")
+    if not inside and _top_text(parts).startswith("return "):
+        value = _flat(parts).removeprefix("return ")
         if " if " in _top_text(parts) and " else " in _top_text(parts):
-            return _parenthesized_conditional(keyword + " ", value, "", indent)
+            return _parenthesized_conditional("return ", value, "", indent)
     if "#" in _top_text(parts):
         raise NotLaidOut("a comment on a line too long")
     if inside:
@@ -204,7 +204,6 @@ def _lay(parts: list[Part], indent: str, inside: bool) -> list[str]:
             for item in items:
                 lines += _lay([*item, ","], indent, inside=True)
             return lines
-        top = _top_text(parts)
         if top.count(" for ") == 1 and " if " not in top and not trailing:
             # A comprehension: split before its `for`.
             at_for = _positions_in_flat(parts, (top.find(" for "), 0))[0]
@@ -237,9 +236,8 @@ def _lay_def(parts: list[Part], indent: str) -> list[str]:
         raise NotLaidOut("a def of an unknown shape")
     items, trailing = _split_commas(params.parts)
     if len(items) == 1 and not trailing:
-        params = Group(
-            "(", [*params.parts, ","], trailer=True
-        )  # black adds a comma to one parameter
+        # black adds a trailing comma to a lone parameter, which then explodes the parentheses.
+        params = Group("(", [*params.parts, ","], trailer=True)
     lines = [indent + _flat(parts[:1]) + "(", *_body(params, indent + _INDENT), indent + ")" + tail]
     if not all(_fits("", line) for line in (lines[0], lines[-1])):
         raise NotLaidOut("a def whose name or return annotation is too long")
