@@ -4,20 +4,34 @@
 
 1. Added cost per call over a direct Playwright call (`web_evaluate` of `1+1`): in process, and
    over MCP in memory (the Python SDK's client), interleaved in blocks so drift hits both alike.
-2. The same MCP client script (navigate, 10 fills and clicks, read a text) against this host and
-   against `@playwright/mcp` from npm, both over stdio, alternating runs; medians.
-3. Time from start until the HTTP host answers, session creation time, memory per idle session.
-4. What recording (`--record`) adds to a recordable call: a fill and a click by snapshot ref,
+2. Start, against `@playwright/mcp` (node_modules, pinned in package.json) over stdio, alternating
+   runs, medians: from spawning the server to the answer of the first `tools/list` (after the
+   initialize handshake), and to the answer of the first navigate (handshake, `tools/list`, then
+   `navigate` / `browser_navigate` of a local page). A bare JSON-RPC client speaks to both, so
+   no client library's cost is in the figures.
+3. The same MCP client script (navigate, 10 fills and clicks, read a text: 22 calls) against this
+   host and against `@playwright/mcp`, both over stdio, alternating runs, medians, timed from
+   the spawn (start included).
+4. Time from start until the HTTP host answers, session creation time, memory per idle session.
+5. What recording (`--record`) adds to a recordable call: a fill and a click by snapshot ref,
    each resolved to a stable locator and written to a trail, against the same calls on a host
    that does not record; interleaved blocks, medians, and their ratio.
 
-    python benchmarks/host_bench.py --only recording   # just the recording cost
+`@playwright/mcp` runs with `--timeout-settle 0` (it waits 500 ms after each action by default;
+this host does not) and Debian's Chromium, headless and isolated, as this host does.
+
+    python benchmarks/host_bench.py --only startup     # just item 2 (--runs sets the count)
+    python benchmarks/host_bench.py --only form        # just item 3
+    python benchmarks/host_bench.py --only overhead    # just item 1
+    python benchmarks/host_bench.py --only recording   # just item 5
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import statistics
 import subprocess
@@ -49,6 +63,18 @@ FORM = (
     + "<p id=out>none</p>"
 )
 PLAYWRIGHT_MCP = REPO / "node_modules/@playwright/mcp/cli.js"
+OURS_STDIO = [sys.executable, "-m", "host", "serve", "--stdio"]
+THEIRS_STDIO = [
+    "node",
+    str(PLAYWRIGHT_MCP),
+    "--headless",
+    "--isolated",
+    "--no-sandbox",
+    "--executable-path",
+    "/usr/bin/chromium",
+    "--timeout-settle",
+    "0",
+]
 
 
 def serve_form() -> str:
@@ -61,7 +87,8 @@ def serve_form() -> str:
             self.send_header("content-type", "text/html")
             self.send_header("content-length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(body)  # a browser that was closed meanwhile is no error
 
         def log_message(self, *args: object) -> None:
             pass
@@ -113,9 +140,107 @@ async def call_overhead(calls: int) -> dict[str, float]:
     }
 
 
+class StdioPeer:
+    """A server spawned with pipes, spoken to in bare JSON-RPC lines (one request at a time)."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.next_id = 0
+
+    @classmethod
+    async def spawn(cls, command: list[str], cwd: Path | str) -> StdioPeer:
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            cwd=cwd,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            limit=1 << 24,
+        )
+        return cls(process)
+
+    def _send(self, message: dict[str, object]) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
+
+    async def request(self, method: str, params: dict[str, object]) -> dict[str, object]:
+        self.next_id += 1
+        self._send({"id": self.next_id, "method": method, "params": params})
+        assert self.process.stdout is not None
+        while True:
+            line = await self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the server exited before answering {method}")
+            answer = json.loads(line)
+            if answer.get("id") == self.next_id:
+                if "error" in answer:
+                    raise RuntimeError(f"{method}: {answer['error']}")
+                return dict(answer["result"])
+
+    async def handshake(self) -> None:
+        await self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "host-bench", "version": "1"},
+            },
+        )
+        self._send({"method": "notifications/initialized"})
+
+    async def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            await asyncio.wait_for(self.process.wait(), 30)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+
+
+async def start_times(
+    command: list[str], cwd: Path | str, tool: str, url: str
+) -> tuple[float, float]:
+    """Seconds from the spawn to the first `tools/list` answered, and to the first navigate
+    answered (after the handshake and `tools/list`, as a client does)."""
+    start = time.perf_counter()
+    peer = await StdioPeer.spawn(command, cwd)
+    try:
+        await peer.handshake()
+        listed = await peer.request("tools/list", {})
+        listed_at = time.perf_counter() - start
+        assert any(t["name"] == tool for t in listed["tools"]), f"{tool} is not listed"  # type: ignore[attr-defined]
+        result = await peer.request("tools/call", {"name": tool, "arguments": {"url": url}})
+        navigated_at = time.perf_counter() - start
+        assert not result.get("isError"), result
+    finally:
+        await peer.close()
+    return listed_at, navigated_at
+
+
+OURS_DIR = REPO
+"""Where this host runs from (`--ours-dir`: another checkout, for a before/after comparison)."""
+
+
+async def startup(url: str, runs: int) -> dict[str, list[float]]:
+    """Start times of this host (default toolset) and of @playwright/mcp, alternating runs."""
+    workdir = tempfile.mkdtemp(prefix="host-bench-")  # @playwright/mcp writes snapshots to its cwd
+    times: dict[str, list[float]] = {
+        key: [] for key in ("ours_list", "ours_nav", "theirs_list", "theirs_nav")
+    }
+    for _ in range(runs):
+        listed, navigated = await start_times(OURS_STDIO, OURS_DIR, "navigate", url)
+        times["ours_list"].append(listed)
+        times["ours_nav"].append(navigated)
+        listed, navigated = await start_times(THEIRS_STDIO, workdir, "browser_navigate", url)
+        times["theirs_list"].append(listed)
+        times["theirs_nav"].append(navigated)
+    return times
+
+
 async def form_script(params: StdioServerParameters, url: str, ours: bool) -> float:
-    async with Client(params) as client:
-        start = time.perf_counter()
+    start = time.perf_counter()  # the spawn and the handshake are part of the task
+    async with Client(params, mode="legacy") as client:
         if ours:
             await client.call_tool("web_navigate", {"url": url})
             for i in range(10):
@@ -141,22 +266,9 @@ async def form_script(params: StdioServerParameters, url: str, ours: bool) -> fl
 async def side_by_side(url: str, runs: int) -> tuple[list[float], list[float]]:
     workdir = tempfile.mkdtemp(prefix="host-bench-")  # @playwright/mcp writes snapshots to its cwd
     ours = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "host", "serve", "--stdio", "--toolset", "all"],
-        cwd=str(REPO),
+        command=OURS_STDIO[0], args=[*OURS_STDIO[1:], "--toolset", "all"], cwd=str(OURS_DIR)
     )
-    theirs = StdioServerParameters(
-        command="node",
-        args=[
-            str(PLAYWRIGHT_MCP),
-            "--headless",
-            "--isolated",
-            "--no-sandbox",
-            "--executable-path",
-            "/usr/bin/chromium",
-        ],
-        cwd=workdir,
-    )
+    theirs = StdioServerParameters(command=THEIRS_STDIO[0], args=THEIRS_STDIO[1:], cwd=workdir)
     mine, other = [], []
     for _ in range(runs):
         mine.append(await form_script(ours, url, True))
@@ -267,52 +379,96 @@ async def recording_cost(url: str, rounds: int) -> tuple[float, float]:
 def print_recording(url: str, rounds: int) -> None:
     plain, recorded = asyncio.run(recording_cost(url, rounds))
     ms = 1000.0
-    print(f"{'fill/click by ref, not recording, median':46} {plain * ms:9.3f} ms")
-    print(f"{'fill/click by ref, recording, median':46} {recorded * ms:9.3f} ms")
-    print(f"{'recording / not recording':46} {recorded / plain:9.3f} x    <= 1.05 x")
+    print(f"{'fill/click by ref, not recording, median':58} {plain * ms:9.3f} ms")
+    print(f"{'fill/click by ref, recording, median':58} {recorded * ms:9.3f} ms")
+    print(f"{'recording / not recording':58} {recorded / plain:9.3f} x    <= 1.05 x")
+
+
+def compile_sources() -> None:
+    """Bytecode for the host measured and the generated package, written now: with
+    PYTHONDONTWRITEBYTECODE set (as here) a stale or missing `.pyc` is never replaced, and every
+    start would also measure compiling the host."""
+    import compileall
+
+    for folder in (OURS_DIR / "host", REPO / "generated" / "python"):
+        compileall.compile_dir(folder, quiet=1)
+
+
+def ratio_line(label: str, ours: list[float], theirs: list[float], unit: str = "s") -> None:
+    mine, other = statistics.median(ours), statistics.median(theirs)
+    print(f"{label + ', this host, median':58} {mine:9.3f} {unit}    runs {_runs(ours)}")
+    print(f"{label + ', @playwright/mcp, median':58} {other:9.3f} {unit}    runs {_runs(theirs)}")
+    print(f"{label + ': ours / theirs':58} {mine / other:9.2f} x    <= 1 x")
+
+
+def _runs(values: list[float]) -> str:
+    return ", ".join(f"{v:.2f}" for v in values)
+
+
+def print_overhead(calls: int) -> None:
+    overhead = asyncio.run(call_overhead(calls))
+    added = overhead["hosted_total"] / overhead["direct_total"] - 1
+    added_mcp_ms = (overhead["mcp_median"] - overhead["direct_mcp_median"]) * 1000
+    ms = 1000.0
+    print(f"calls per measurement: {calls} (web_evaluate of 1+1), blocks of 100 interleaved")
+    print(f"{'direct page.evaluate, median':58} {overhead['direct_median'] * ms:9.3f} ms")
+    print(f"{'host.call in process, median':58} {overhead['hosted_median'] * ms:9.3f} ms")
+    print(f"{'added cost in process (total time ratio)':58} {added * 100:9.2f} %    <= 5 %")
+    print(f"{'MCP in memory (Python SDK client), median':58} {overhead['mcp_median'] * ms:9.3f} ms")
+    print(
+        f"{'MCP overhead per call over direct Playwright, median':58} {added_mcp_ms:9.3f} ms   <= 1 ms"
+    )
+
+
+def print_startup(url: str, runs: int) -> None:
+    times = asyncio.run(startup(url, runs))
+    print(f"start over stdio: {runs} runs each, alternating (this host: default toolset)")
+    ratio_line("spawn -> tools/list answered", times["ours_list"], times["theirs_list"])
+    ratio_line("spawn -> first navigate answered", times["ours_nav"], times["theirs_nav"])
+
+
+def print_form(url: str, runs: int) -> None:
+    ours, theirs = asyncio.run(side_by_side(url, runs))
+    print(f"form task over stdio, spawn to last answer: {runs} runs each, alternating")
+    ratio_line("form task (22 calls, start included)", ours, theirs)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=2000)
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=7, help="start and form task: runs of each")
     parser.add_argument("--rounds", type=int, default=100, help="recording: fill+click rounds")
-    parser.add_argument("--only", choices=("recording",), help="run one measurement only")
+    parser.add_argument(
+        "--only",
+        choices=("overhead", "startup", "form", "recording"),
+        help="run one measurement only",
+    )
+    parser.add_argument(
+        "--ours-dir",
+        type=Path,
+        default=REPO,
+        help="run this host's stdio server from another checkout's host/ (startup, form)",
+    )
     options = parser.parse_args()
+    global OURS_DIR
+    OURS_DIR = options.ours_dir.resolve()
+    compile_sources()
     url = serve_form()
-    if options.only == "recording":
+    if options.only in (None, "overhead"):
+        print_overhead(options.calls)
+    if options.only in (None, "startup"):
+        print_startup(url, options.runs)
+    if options.only in (None, "form"):
+        print_form(url, options.runs)
+    if options.only is None:
+        ms = 1000.0
+        ready = statistics.median(ready_time() for _ in range(3))
+        creation, memory = asyncio.run(sessions_and_memory(url))
+        print(f"{'start until /healthz answers (HTTP), median':58} {ready:9.3f} s    <= 1 s")
+        print(f"{'session creation (browser running), median':58} {creation * ms:9.1f} ms")
+        print(f"{'memory per idle session (PSS, all processes)':58} {memory:9.1f} MiB")
+    if options.only in (None, "recording"):
         print_recording(url, options.rounds)
-        return
-    overhead = asyncio.run(call_overhead(options.calls))
-    ready = statistics.median(ready_time() for _ in range(3))
-    creation, memory = asyncio.run(sessions_and_memory(url))
-    ours, theirs = asyncio.run(side_by_side(url, options.runs))
-
-    added = overhead["hosted_total"] / overhead["direct_total"] - 1
-    added_mcp_ms = (overhead["mcp_median"] - overhead["direct_mcp_median"]) * 1000
-    ms = 1000.0
-    print(
-        f"calls per measurement: {options.calls} (web_evaluate of 1+1), blocks of 100 interleaved"
-    )
-    print(f"{'measurement':46} {'value':>12}   target")
-    print(f"{'direct page.evaluate, median':46} {overhead['direct_median'] * ms:9.3f} ms")
-    print(f"{'host.call in process, median':46} {overhead['hosted_median'] * ms:9.3f} ms")
-    print(f"{'added cost in process (total time ratio)':46} {added * 100:9.2f} %    <= 5 %")
-    print(f"{'MCP in memory (Python SDK client), median':46} {overhead['mcp_median'] * ms:9.3f} ms")
-    print(f"{'added cost over MCP in memory, median':46} {added_mcp_ms:9.3f} ms   <= 1 ms")
-    print(
-        f"{'form script, this host (stdio), median':46} {statistics.median(ours):9.3f} s    runs {', '.join(f'{t:.2f}' for t in ours)}"
-    )
-    print(
-        f"{'form script, @playwright/mcp (stdio), median':46} {statistics.median(theirs):9.3f} s    runs {', '.join(f'{t:.2f}' for t in theirs)}"
-    )
-    print(
-        f"{'ours / theirs':46} {statistics.median(ours) / statistics.median(theirs):9.2f} x    <= 1 x"
-    )
-    print(f"{'start until /healthz answers (HTTP), median':46} {ready:9.3f} s    <= 1 s")
-    print(f"{'session creation (browser running), median':46} {creation * ms:9.1f} ms")
-    print(f"{'memory per idle session (PSS, all processes)':46} {memory:9.1f} MiB")
-    print_recording(url, options.rounds)
 
 
 if __name__ == "__main__":

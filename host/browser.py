@@ -60,9 +60,11 @@ class BrowserPool:
     (`browser_unavailable`), then tried again. `generation` increases with every new browser, so
     a session can tell that the browser it was created on is gone. `close()` closes the browser
     (a CDP browser is only disconnected from, never killed) and stops Playwright; it is safe to
-    call twice. With `enable_execute`, a launched browser also listens for CDP on a loopback port
-    (`cdp_url`), which `playwright_execute`'s worker processes connect to; otherwise it listens
-    on no port.
+    call twice, also while a launch or a driver start is under way (it waits for the driver to
+    be up, at most `_STOP_LIMIT_S`, and stops it: nothing is left running). `launch_soon()`
+    starts a launch ahead of the first call that needs it. With `enable_execute`, a launched browser also
+    listens for CDP on a loopback port (`cdp_url`), which `playwright_execute`'s worker processes
+    connect to; otherwise it listens on no port.
     """
 
     def __init__(self, config: HostConfig) -> None:
@@ -70,6 +72,8 @@ class BrowserPool:
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._launching: asyncio.Task[Browser] | None = None
+        self._driver: asyncio.Future[Playwright] | None = None
+        self._driver_manager: Any = None
         self._failed: tuple[float, HostError] | None = None
         self._closed = False
         self.generation = 0
@@ -81,6 +85,8 @@ class BrowserPool:
         """Where another process can reach the current browser over CDP (None: nowhere)."""
         self.on_cdp_port: list[Any] = []
         """Called with the CDP port of each launched browser that listens on one."""
+        self.cdp_port: int | None = None
+        """The loopback CDP port of the current launched browser, if it listens on one."""
 
     @property
     def connected(self) -> Browser | None:
@@ -113,18 +119,33 @@ class BrowserPool:
             when, error = self._failed
             if time.monotonic() - when < _RETRY_AFTER_FAILED_LAUNCH_S:
                 raise HostError(error.code, error.message)
-        if self._launching is None or self._launching.done():
-            self._launching = asyncio.ensure_future(self._launch())
-            self._launching.add_done_callback(_retrieve)
+        launching = self._begin_launch()
         try:
             async with asyncio.timeout(timeout):
-                return await asyncio.shield(self._launching)
+                return await asyncio.shield(launching)
         except TimeoutError:
             raise HostError(
                 "browser_unavailable",
                 f"the browser did not start within this call's {timeout:g} s (it is still "
                 "starting; call again)",
             ) from None
+
+    def launch_soon(self) -> None:
+        """Start launching the browser now, in the background, unless it runs, is starting, or
+        failed in the last two seconds: the next `browser()` waits for this launch instead of
+        starting one, and reports its failure as it reports any launch's."""
+        if self.connected is not None or self._closed:
+            return
+        failed = self._failed
+        if failed is not None and time.monotonic() - failed[0] < _RETRY_AFTER_FAILED_LAUNCH_S:
+            return
+        self._begin_launch()
+
+    def _begin_launch(self) -> asyncio.Task[Browser]:
+        if self._launching is None or self._launching.done():
+            self._launching = asyncio.ensure_future(self._launch())
+            self._launching.add_done_callback(_retrieve)
+        return self._launching
 
     async def _launch(self) -> Browser:
         limit = self._config.launch_timeout
@@ -159,7 +180,7 @@ class BrowserPool:
         if self._playwright is not None and not driver_alive(self._playwright):
             await self._stop_playwright()
         if self._playwright is None:
-            self._playwright = await async_playwright().start()
+            self._playwright = await self._start_driver()
             self.driver_starts += 1
         pw = self._playwright
         engine = {"chromium": pw.chromium, "firefox": pw.firefox, "webkit": pw.webkit}[
@@ -185,6 +206,7 @@ class BrowserPool:
                 handle_sigterm=False,
                 handle_sighup=False,
             )
+            self.cdp_port = port
             if port is not None:
                 self.cdp_url = f"http://127.0.0.1:{port}"
                 for listener in self.on_cdp_port:
@@ -199,6 +221,40 @@ class BrowserPool:
             self.generation,
         )
         return browser
+
+    async def _start_driver(self) -> Playwright:
+        """Start Playwright's driver in a task of its own. Playwright's start cannot be cancelled
+        halfway (its connection's tasks outlive it, and the event loop then never finishes
+        closing), so a launch cancelled meanwhile leaves it running: the next launch takes it
+        over, and `close` waits for it and stops what it started."""
+        if self._driver is None:
+            self._driver_manager = async_playwright()
+            self._driver = asyncio.ensure_future(self._driver_manager.start())
+            self._driver.add_done_callback(_retrieve)
+        driver = self._driver
+        try:
+            return await asyncio.shield(driver)
+        finally:
+            if driver.done() and self._driver is driver:
+                self._driver = None
+
+    async def _finish_driver_start(self) -> None:
+        """A driver start a cancelled launch left running: wait for it, so that it is stopped
+        below (or, past the stop limit, kill its process)."""
+        driver, self._driver = self._driver, None
+        if driver is None:
+            return
+        try:
+            async with asyncio.timeout(_STOP_LIMIT_S):
+                self._playwright = await asyncio.shield(driver)
+        except BaseException:
+            transport: Any = getattr(
+                getattr(self._driver_manager, "_connection", None), "_transport", None
+            )
+            process = getattr(transport, "_proc", None)
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
 
     def _on_disconnected(self, browser: Browser) -> None:
         if browser is self._browser:
@@ -269,6 +325,7 @@ class BrowserPool:
             launching.cancel()
             with contextlib.suppress(BaseException):
                 await launching
+        await self._finish_driver_start()
         browser, self._browser = self._browser, None
         if browser is not None and driver_alive(self._playwright):
             try:
@@ -286,7 +343,7 @@ def force_stop(pool: BrowserPool) -> None:
         _kill_driver(pool._playwright)
 
 
-def _retrieve(task: asyncio.Task[Browser]) -> None:
+def _retrieve(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()
 

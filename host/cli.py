@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import logging
 import os
 import signal
@@ -13,11 +14,18 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from host.config import LOOPBACK_HOSTS, HostConfig
 from host.options import add_http_limits, parse_address
 from host.registry import ToolRegistry
+from host.yaml_cache import YamlCache, default_location
+
+if TYPE_CHECKING:
+    from host.browser import BrowserPool
+    from host.core import Host
+    from host.keys import SessionKey
+    from host.stdio import StdioWire
 
 log = logging.getLogger("host")
 
@@ -207,29 +215,45 @@ def config_from(args: argparse.Namespace) -> HostConfig:
     )
 
 
-def _warm_up() -> None:
-    """Import the generated tools in the background once the host is serving."""
-    from host.registry import generated_registry
+def _starting() -> None:
+    """Collect no garbage while the host starts: its imports (the SDK's pydantic models above
+    all) allocate much and free little, and collector passes over them cost ~50 ms."""
+    gc.disable()
 
-    generated_registry()
+
+def _started() -> None:
+    """The host is serving: what it made so far lives as long as the process, so it is left out
+    of the collector's later passes (`gc.freeze`), and collecting resumes."""
+    gc.freeze()
+    gc.enable()
+
+
+def _load_stdio_server() -> None:
+    """Import the rest of the host, and what serving MCP on stdio needs but no more: the SDK's
+    server modules without its package `__init__` files (which load the SDK's client and its
+    HTTP client stack)."""
+    from host.lazy_packages import defer_init
+
+    defer_init("mcp.server")
+    import host.core
+    import host.mcp_server  # noqa: F401
 
 
 async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     """Serve MCP on stdin/stdout until the client is gone (stdin at EOF, stdout closed) or a
     SIGTERM/SIGINT arrives; then close every session, the browser and the driver, within
     `SHUTDOWN_LIMIT_S`."""
-    import anyio
-    from mcp.shared.message import SessionMessage
-
-    from host.core import Host
+    from host.browser import BrowserPool
     from host.keys import SessionKey
-    from host.mcp_server import build_server
-    from host.stdio import StdioWire, serve_wire
+    from host.stdio import StdioWire
 
-    host = Host(config, registry)
-    server = build_server(
-        host, host.registry.select(config.toolsets), fixed_key=SessionKey("stdio", "stdio")
-    )
+    key = SessionKey("stdio", "stdio")  # one process, one connection: one session
+    # The browser is launched first (Playwright's driver, a Node process, then Chromium): the
+    # launch goes on, on the other core, while this one imports the rest of the host and the
+    # SDK, in a thread so that this loop drives the launch meanwhile. The session is made once
+    # the host is up, and the first call finds it ready, or nearly.
+    pool = BrowserPool(config)
+    pool.launch_soon()
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
@@ -243,51 +267,69 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
     wire = StdioWire(config.max_body_bytes)
-    read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
+    host: Host | None = None
     try:
+        await loop.run_in_executor(None, _load_stdio_server)
+        from host.core import Host
+
+        host = Host(config, registry, pool)
         await host.start()
-        loop.run_in_executor(None, _warm_up)
-        async with anyio.create_task_group() as group:
-
-            def gone(why: str) -> None:
-                log.info("stopping: %s", why)
-                if "stdout" in why:
-                    group.cancel_scope.cancel()
-
-            async def run_server() -> None:
-                await server.run(read_receive, write_send, server.create_initialization_options())
-                group.cancel_scope.cancel()
-
-            group.start_soon(run_server)
-            group.start_soon(
-                lambda: serve_wire(
-                    wire,
-                    read_send,
-                    write_receive,
-                    max_depth=config.argument_limits.depth + 8,
-                    on_gone=gone,
-                )
-            )
+        host.warm(key)
+        _started()
+        await _serve(host, config, key, wire)
     except asyncio.CancelledError:
         log.info("stopping on %s", stopping[0] if stopping else "cancellation")
     finally:
-        await shutdown(host)
+        await shutdown(host, pool)
         wire.close()
+
+
+async def _serve(host: Host, config: HostConfig, key: SessionKey, wire: StdioWire) -> None:
+    import anyio
+    from mcp.shared.message import SessionMessage
+
+    from host.mcp_server import build_server
+    from host.stdio import serve_wire
+
+    server = build_server(host, host.registry.select(config.toolsets), fixed_key=key)
+    read_send, read_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_send, write_receive = anyio.create_memory_object_stream[SessionMessage](0)
+    async with anyio.create_task_group() as group:
+
+        def gone(why: str) -> None:
+            log.info("stopping: %s", why)
+            if "stdout" in why:
+                group.cancel_scope.cancel()
+
+        async def run_server() -> None:
+            await server.run(read_receive, write_send, server.create_initialization_options())
+            group.cancel_scope.cancel()
+
+        group.start_soon(run_server)
+        group.start_soon(
+            lambda: serve_wire(
+                wire,
+                read_send,
+                write_receive,
+                max_depth=config.argument_limits.depth + 8,
+                on_gone=gone,
+            )
+        )
 
 
 SHUTDOWN_LIMIT_S = 15.0
 
 
-async def shutdown(host: Any) -> None:
-    """Close the host within `SHUTDOWN_LIMIT_S`; past it, kill the driver (and with it Chromium)."""
-    closing = asyncio.ensure_future(host.close())
+async def shutdown(host: Host | None, pool: BrowserPool) -> None:
+    """Close the host (or, if it was not made yet, its browser pool) within `SHUTDOWN_LIMIT_S`;
+    past it, kill the driver (and with it Chromium)."""
+    closing = asyncio.ensure_future(host.close() if host is not None else pool.close())
     done, _ = await asyncio.wait({closing}, timeout=SHUTDOWN_LIMIT_S)
     if closing not in done:
         log.warning("closing the host took too long; its driver is killed")
         from host.browser import force_stop
 
-        force_stop(host.pool)
+        force_stop(pool)
     elif closing.exception() is not None:
         log.warning("closing the host failed: %s", closing.exception())
 
@@ -302,13 +344,13 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, sock: socket.so
     config = dataclasses.replace(config, guarded_ports=(*config.guarded_ports, actual))
     host = Host(config, registry)
     app = build_app(host, bind_host, port=actual)
+    _started()
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host
     server = uvicorn_server(
         app,
         config.http_limits(),
         log_level=logging.getLevelName(log.getEffectiveLevel()).lower(),
     )
-    asyncio.get_running_loop().run_in_executor(None, _warm_up)
     print(
         f"serving MCP at http://{shown}:{actual}/mcp and the scripting callback at http://{shown}:{actual}/scripting/callback",
         file=sys.stderr,
@@ -317,7 +359,7 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, sock: socket.so
     try:
         await server.serve(sockets=[sock])
     finally:
-        await shutdown(host)
+        await shutdown(host, host.pool)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -339,13 +381,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    _starting()
+    try:
+        return serve(args)
+    finally:
+        gc.enable()  # already, once serving; here for a start that failed or was interrupted
+
+
+def serve(args: argparse.Namespace) -> int:
+    """`serve`: check the options, then serve until the client or a signal ends it."""
     try:
         config = config_from(args)
     except OSError as error:
         print(f"error: cannot read the token file: {error.strerror}", file=sys.stderr)
         return 2
     try:
-        registry = ToolRegistry(config.generated_dir)
+        registry = ToolRegistry(config.generated_dir, YamlCache(default_location()))
         registry.select(config.toolsets)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -69,20 +69,28 @@ class Host:
     """
 
     def __init__(
-        self, config: HostConfig | None = None, registry: ToolRegistry | None = None
+        self,
+        config: HostConfig | None = None,
+        registry: ToolRegistry | None = None,
+        pool: BrowserPool | None = None,
     ) -> None:
+        """`pool`: a pool made for this config already (its launch perhaps under way), which the
+        host then owns; by default a new one."""
         self.config = config or HostConfig()
         self.registry = registry or ToolRegistry(self.config.generated_dir)
         self.policy = NavigationPolicy.allowing(self.config.file_dirs)
         self.guard = SelfGuard(self.config.guarded_ports)
-        self.pool = BrowserPool(self.config)
+        self.pool = pool or BrowserPool(self.config)
         if self.config.enable_execute:
             self.pool.on_cdp_port.append(self.guard.add)
+            if self.pool.cdp_port is not None:  # a browser the pool launched before this host
+                self.guard.add(self.pool.cdp_port)
         self.sessions = SessionManager(self.config, self.pool, self.guard)
         self.recorder: Recorder | None = None
         if self.config.record is not None:
             self.recorder = Recorder(self.config.record, self.config.record_per_caller)
         self._reaper: asyncio.Task[None] | None = None
+        self._warming: asyncio.Future[None] | None = None
         self.closed = False
 
     async def __aenter__(self) -> Host:
@@ -101,10 +109,39 @@ class Host:
         if self._reaper is None:
             self._reaper = asyncio.create_task(self.sessions.run_reaper())
 
+    def warm(self, key: SessionKey | None = None) -> asyncio.Future[None]:
+        """Start the browser now, in the background, and with `key` that key's session too, so
+        that the first call finds them ready or on their way instead of starting them. The
+        future returned ends when they are ready or failed; no one needs to wait for it.
+
+        Nothing is reported here: a launch that fails is reported to the call that needs the
+        browser, exactly as when it is launched on demand (the pool answers calls in the next
+        two seconds with that failure, then tries again; a call that arrives while the launch
+        runs waits for it, within its own deadline). Calling it again starts nothing more.
+        """
+        if self._warming is None:
+            self._warming = asyncio.ensure_future(self._warm(key))
+        return self._warming
+
+    async def _warm(self, key: SessionKey | None) -> None:
+        if self.closed:
+            return
+        try:
+            if key is None:
+                await self.pool.browser()
+            else:
+                await self.sessions.prepare(key)
+        except Exception as error:  # the first call that needs the browser reports it
+            log.info("starting the browser ahead of the first call failed: %s", error)
+
     async def close(self) -> None:
         if self.closed:
             return
         self.closed = True
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
+            with contextlib.suppress(BaseException):
+                await self._warming
         if self._reaper is not None:
             self._reaper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

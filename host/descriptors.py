@@ -1,7 +1,8 @@
 """`.tool.yaml` descriptors and `.toolset.yaml` toolsets: the generator's and the host's own.
 
 Both are read the same way; nothing here imports the generated Python package, so listing tools is
-fast and does not start Playwright.
+fast and does not start Playwright. Given a `YamlCache`, a file whose text was parsed before is not
+parsed again.
 """
 
 from __future__ import annotations
@@ -11,15 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-import yaml
-
 from host.jsontypes import JsonObject
+from host.yaml_cache import YamlCache
 
 HOST_DIR = Path(__file__).resolve().parent
 HOST_TOOLS_DIR = HOST_DIR / "tools"
 HOST_TOOLSETS_DIR = HOST_DIR / "toolsets"
-
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -60,16 +58,24 @@ class Toolset:
     tools: tuple[str, ...]
 
 
-def _load(path: Path) -> dict[str, Any]:
-    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+def parse_yaml(text: str) -> Any:
+    """YAML text as Python data (safe loading; libyaml when PyYAML has it)."""
+    import yaml  # not needed when every file comes from the cache
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _load(path: Path, cache: YamlCache | None = None) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    data = parse_yaml(text) if cache is None else cache.parse(text, parse_yaml)
     if not isinstance(data, dict):
         raise ValueError(f"{path}: expected a mapping")
     return cast(dict[str, Any], data)
 
 
-def read_descriptor(path: Path, origin: str) -> ToolDescriptor:
+def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> ToolDescriptor:
     """Read one `.tool.yaml`; a host tool must name its implementation under `calls.python`."""
-    data = _load(path)
+    data = _load(path, cache)
     calls = data.get("calls") or {}
     implementation = str(calls.get("python", "")) if origin == "host" else ""
     if origin == "host" and ":" not in implementation:
@@ -93,16 +99,18 @@ def read_descriptor(path: Path, origin: str) -> ToolDescriptor:
     )
 
 
-def read_descriptors(directory: Path, origin: str) -> list[ToolDescriptor]:
+def read_descriptors(
+    directory: Path, origin: str, cache: YamlCache | None = None
+) -> list[ToolDescriptor]:
     """Every `*.tool.yaml` in `directory`, sorted by file name."""
-    return [read_descriptor(p, origin) for p in sorted(directory.glob("*.tool.yaml"))]
+    return [read_descriptor(p, origin, cache) for p in sorted(directory.glob("*.tool.yaml"))]
 
 
-def read_toolsets(directory: Path) -> list[Toolset]:
+def read_toolsets(directory: Path, cache: YamlCache | None = None) -> list[Toolset]:
     """Every `*.toolset.yaml` in `directory`, sorted by file name."""
     toolsets = []
     for path in sorted(directory.glob("*.toolset.yaml")):
-        data = _load(path)
+        data = _load(path, cache)
         toolsets.append(
             Toolset(
                 name=str(data["name"]),

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
+from host import generated
 from host.config import HostConfig
 from host.descriptors import (
     HOST_TOOLS_DIR,
@@ -26,6 +27,7 @@ from host.descriptors import (
 )
 from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
+from host.yaml_cache import YamlCache
 
 if TYPE_CHECKING:
     from host.session import Session, Tab
@@ -53,18 +55,14 @@ class CallContext:
 HostImpl = Callable[[CallContext, JsonObject], Awaitable[JsonValue]]
 Runner = Callable[[CallContext], Awaitable[object]]
 
-_generated_registry: ModuleType | None = None
-
 
 def generated_registry() -> ModuleType:
-    """`playwright_tools.registry`, imported on first use (it imports ~200 tool modules)."""
-    global _generated_registry
-    if _generated_registry is None:
-        _generated_registry = importlib.import_module("playwright_tools.registry")
-    return _generated_registry
+    """`playwright_tools.registry`, imported on first use (it imports ~170 tool modules); the
+    host itself imports one tool's module at a time (`host.generated`)."""
+    return generated.full_registry()
 
 
-Checker = Callable[[str, object, JsonObject, str], None]
+Checker = generated.Checker
 _check: Checker | None = None
 
 
@@ -73,7 +71,7 @@ def _checker() -> Checker:
     global _check
     if _check is None:
         try:
-            _check = cast(Checker, importlib.import_module("playwright_tools._validate").check)
+            _check = generated.checker()
         except (ImportError, AttributeError):
             _check = _jsonschema_check
     return _check
@@ -101,28 +99,31 @@ class ToolRegistry:
     `OVERRIDES`); every toolset names only known tools; `prepare` validates the arguments against
     the tool's schema before anything touches a browser and raises `HostError` (code
     `unknown_tool`, `tool_not_enabled`, `missing_argument`, `unknown_argument`, `invalid_argument`).
+    With a `cache`, descriptors whose text it has seen are not parsed again (the same result).
     """
 
-    def __init__(self, generated_dir: Path | None = None) -> None:
+    def __init__(self, generated_dir: Path | None = None, cache: YamlCache | None = None) -> None:
         generated_dir = generated_dir or find_generated_dir()
         self.tools: dict[str, ToolDescriptor] = {}
         self.toolsets: dict[str, Toolset] = {}
         if generated_dir is not None:
-            for descriptor in read_descriptors(generated_dir / "tools", "generated"):
+            for descriptor in read_descriptors(generated_dir / "tools", "generated", cache):
                 self.tools[descriptor.name] = descriptor
-            toolsets = read_toolsets(generated_dir / "toolsets")
+            toolsets = read_toolsets(generated_dir / "toolsets", cache)
         else:
             toolsets = self._descriptors_from_package()
-        for descriptor in read_descriptors(HOST_TOOLS_DIR, "host"):
+        for descriptor in read_descriptors(HOST_TOOLS_DIR, "host", cache):
             existing = self.tools.get(descriptor.name)
             if existing is not None and descriptor.name not in OVERRIDES:
                 raise ValueError(f"host tool {descriptor.name} clashes with a generated tool")
             self.tools[descriptor.name] = descriptor
-        for toolset in [*toolsets, *read_toolsets(HOST_TOOLSETS_DIR)]:
+        for toolset in [*toolsets, *read_toolsets(HOST_TOOLSETS_DIR, cache)]:
             unknown = [t for t in toolset.tools if t not in self.tools]
             if unknown:
                 raise ValueError(f"toolset {toolset.name} names unknown tools: {unknown}")
             self.toolsets[toolset.name] = toolset
+        if cache is not None:
+            cache.save()
         self._impls: dict[str, HostImpl] = {}
 
     def _descriptors_from_package(self) -> list[Toolset]:
@@ -200,7 +201,17 @@ class ToolRegistry:
         """Validate `args` and return what runs the call; raises HostError before any browser work."""
         try:
             if descriptor.origin == "generated":
-                shim = generated_registry().prepare(descriptor.name, args)
+                # What the generated registry's `prepare` does, with the tool's module alone.
+                try:
+                    shim_class = generated.shim_class(descriptor.name)
+                except KeyError:
+                    raise HostError(
+                        "unknown_tool",
+                        "the generated package has no such tool (regenerate it)",
+                        tool=descriptor.name,
+                    ) from None
+                _checker()(descriptor.name, args, shim_class.parameters, "")
+                shim = shim_class.from_args(cast(JsonObject, args))
                 return lambda call: cast(Awaitable[object], shim.arun(call.tab.page))
             _checker()(descriptor.name, args, descriptor.parameters, "")
         except HostError:

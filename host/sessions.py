@@ -25,7 +25,9 @@ class SessionManager:
     (one more is `too_many_sessions`); a session idle (no call running) for `idle_timeout`
     seconds is closed by `reap_idle`; an ended session (last tab closed by its caller, context
     closed, browser or driver gone) is replaced on the next call and that call is told why;
-    `acquire` waits for a browser launch no longer than the caller's `timeout`.
+    `acquire` waits for a browser launch no longer than the caller's `timeout`. A session made
+    ahead of its first call (`prepare`) and closed before any call used it is no news to that
+    call.
     """
 
     def __init__(
@@ -37,6 +39,8 @@ class SessionManager:
         self._sessions: dict[SessionKey, Session] = {}
         self._ended: OrderedDict[SessionKey, str] = OrderedDict()
         self._creating: dict[SessionKey, asyncio.Future[Session]] = {}
+        self._unused: set[SessionKey] = set()
+        """Sessions `prepare` made that no call has acquired yet."""
         self.created = 0
 
     def __len__(self) -> int:
@@ -61,12 +65,15 @@ class SessionManager:
                 loss = self._pool.check() or self._pool.last_loss or "the browser exited"
                 session.ended = f"{loss}; a new one is started"
             if session.ended is None:
+                self._unused.discard(key)
                 return session, None
             await self.drop(key)
         pending = self._creating.get(key)
         if pending is not None:
             async with asyncio.timeout(timeout):
-                return await asyncio.shield(pending), None
+                session = await asyncio.shield(pending)
+            self._unused.discard(key)
+            return session, None
         if len(self._sessions) + len(self._creating) >= self._config.max_sessions:
             raise HostError(
                 "too_many_sessions",
@@ -95,13 +102,26 @@ class SessionManager:
         reason = self._ended.pop(key, None)
         return session, reason
 
+    async def prepare(self, key: SessionKey) -> None:
+        """Make the session of `key` now, ahead of its first call (the browser launched if
+        needed); raises what `acquire` raises."""
+        if key in self._sessions or key in self._creating:
+            return
+        await self.acquire(key)
+        if key in self._sessions:
+            # Made here; a call that waited for it has not resumed yet and will discard this.
+            self._unused.add(key)
+
     async def drop(self, key: SessionKey | str, reason: str | None = None) -> None:
         """Close the session of `key`; the next call for `key` starts a new one and is told why."""
         key = key_of(key)
         session = self._sessions.pop(key, None)
         if session is None:
             return
-        self._ended[key] = reason or session.ended or "the session was closed"
+        if key in self._unused:
+            self._unused.discard(key)  # made ahead and never used: its end is no one's news
+        else:
+            self._ended[key] = reason or session.ended or "the session was closed"
         while len(self._ended) > 4096:
             self._ended.popitem(last=False)
         await session.close()

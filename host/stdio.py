@@ -20,14 +20,14 @@ import json
 import os
 import stat
 from collections.abc import AsyncIterator, Callable
-from typing import Any
-
-import anyio
-import mcp_types as types
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
-from mcp.shared.message import SessionMessage
+from typing import TYPE_CHECKING, Any
 
 from host.limits import json_depth
+
+if TYPE_CHECKING:
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+    from mcp.shared.message import SessionMessage
+# The SDK is imported by `serve_wire`, not here: the wire is set up before the SDK is loaded.
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -194,6 +194,9 @@ async def serve_wire(
     on_gone: Callable[[str], None],
 ) -> None:
     """Move messages between the wire and the server's streams until the client is gone."""
+    import anyio
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
 
     async def write(data: bytes) -> None:
         try:

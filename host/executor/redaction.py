@@ -13,6 +13,7 @@ caught as well as each uniform one; so is a percent-encoding encoded again (`%25
 from __future__ import annotations
 
 import codecs
+import functools
 import html
 import json
 import re
@@ -90,8 +91,10 @@ def _encode(char: str, charset: str) -> bytes:
     return codecs.encode(char, charset, "xmlcharrefreplace")
 
 
-def _spellings(char: str, charsets: Iterable[str]) -> str:
-    """A regular expression for one character in every spelling it may take on its way out."""
+@functools.lru_cache(maxsize=4096)
+def _spellings(char: str, charsets: tuple[str, ...]) -> str:
+    """A regular expression for one character in every spelling it may take on its way out
+    (kept: every action's secrets are built from the same few characters)."""
     point = ord(char)
     forms = {re.escape(char)}
     # Markup: numeric references (decimal, hex with either case), named ones.

@@ -1,10 +1,12 @@
 """One action on one fresh session: navigate, fill the fields, submit, read the page back.
 
-Every browser step is a tool call through the host (`Host.call`, hence the registry and the
-generated shims: `web_navigate`, `web_locator_fill`, `web_locator_click`, `web_locator_count`,
-`web_locator_evaluate`, `web_evaluate`, `web_waitForLoadState`, `web_title`, `web_url`). Only
-what no tool can do touches Playwright directly: waiting for the navigation a submit starts (an
-event) and, with an origin allow-list, refusing navigations elsewhere (a route callback).
+Every browser step that acts or reads what is returned is a tool call through the host
+(`Host.call`, hence the registry and the generated shims: `web_navigate`, `web_locator_fill`,
+`web_locator_click`, `web_locator_count`, `web_locator_evaluate`, `web_evaluate`,
+`web_waitForLoadState`, `web_title`, `web_url`). Only what no tool can do touches Playwright
+directly: waiting for the navigation a submit starts (an event), with an origin allow-list
+refusing navigations elsewhere (a route callback), and counting every step's selector at once
+when the page has loaded (`ahead`: tool calls on one session run one after another).
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from playwright.async_api import Frame, Page, Route
 
 from host.core import Host
 from host.errors import HostError
+from host.executor.ahead import CountsAhead
 from host.executor.drift import COLLECT_JS, ElementInfo, Purpose, rank
 from host.executor.errors import ExecutorError
-from host.executor.excerpt import sanitise
 from host.executor.logs import event
 from host.executor.payload import Action, FieldSpec
 from host.executor.pii import SelectorPrivacy
+from host.executor.readback import ELEMENT_JS, PAGE_JS, PageRead, shown_excerpt, shown_title
+from host.executor.readback import limits as read_limits
 from host.executor.redaction import Redactor
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
@@ -52,7 +56,6 @@ SUBMIT_JS = r"""
   return navigates;
 }
 """
-OUTER_HTML_JS = "(el, limit) => el.outerHTML.slice(0, limit)"
 
 
 @dataclass
@@ -109,6 +112,7 @@ class ActionRun:
         self.id = action_id
         self.key = SessionKey("executor", action_id)
         self.attempts: list[Attempt] = []
+        self.ahead = CountsAhead()
         self.fields = [StepState(f.selector) for f in action.fields]
         self.submit = StepState(action.submit.selector) if action.submit else None
         self.loop = asyncio.get_running_loop()
@@ -245,6 +249,12 @@ class ActionRun:
 
     async def close(self) -> None:
         """Close the action's session (after the answer is sent: closing is not the caller's wait)."""
+        session = self.host.sessions.get(self.key)
+        if session is not None:
+            # The action ends its session on purpose: its last tab closing must not open a new
+            # one (a page, a renderer process, in a context about to close) as a tab the page
+            # closed itself would.
+            session.closing_intent = True
         try:
             async with asyncio.timeout(10):
                 await self.host.sessions.drop(self.key, "the action finished")
@@ -259,14 +269,17 @@ class ActionRun:
         )
         if isinstance(navigation, dict) and isinstance(navigation.get("status"), int):
             self.status = int(navigation["status"])  # type: ignore[arg-type]
+        page = self.page()
+        selectors = [f.selector for f in self.action.fields]
+        if self.action.submit is not None:
+            selectors.append(self.action.submit.selector)
+        if page is not None and selectors:
+            await self.ahead.take(page, selectors, self.step_timeout() / 1000)
         for index, spec in enumerate(self.action.fields):
             await self._fill(index, spec)
         if self.action.submit is not None and self.submit is not None:
             await self._submit()
-        url, title = await self._read_page()
-        if not self.policy.allows(url):
-            raise ExecutorError("url_refused", "the page ended on an origin outside the allow-list")
-        excerpt = await self._excerpt()
+        url, title, excerpt = await self._read_back()
         return {"url": url, "title": title, "http_status": self.status, "excerpt": excerpt}
 
     async def _guard_navigations(self) -> None:
@@ -342,56 +355,69 @@ class ActionRun:
                 "web_waitForLoadState", {"state": "load", "timeout": self.remaining_ms()}
             )
 
-    async def _read_page(self) -> tuple[str, str]:
+    async def _url(self) -> str:
+        """The page's URL, refused (`url_refused`) if it is outside the allow-list."""
+        url = str(await self.call("web_url", {}) or "")
+        if not self.policy.allows(url):
+            raise ExecutorError("url_refused", "the page ended on an origin outside the allow-list")
+        return url
+
+    async def _read_back(self) -> tuple[str, str, JsonObject]:
+        """The page's URL, title and excerpt, read from one document of an allowed origin."""
         for tries in range(3):
+            url = await self._url()  # nothing is read from a page outside the allow-list
             try:
-                url = await self.call("web_url", {})
-                title = await self.call("web_title", {})
-                # Scrubbed before it is cut, so that a cut cannot leave part of a secret.
-                title_text = self.redactor.scrub(str(title or ""))
-                if len(title_text) > 1000:
-                    title_text = self.redactor.scrub_cut(title_text[:1000])
-                return str(url or ""), title_text
+                selector, fallback, read = await self._read_document()
             except ExecutorError as error:
-                # A client-side redirect can replace the document between two reads.
+                # A client-side redirect can replace the document while it is read.
                 if error.code != "action_failed" or tries == 2:
                     raise
-                await self.call(
-                    "web_waitForLoadState", {"state": "load", "timeout": self.remaining_ms()}
-                )
+            else:
+                after = await self._url()
+                if after == url or tries == 2:
+                    title = read.title
+                    if title is None:  # the excerpt's element is in a child frame
+                        title = str(await self.call("web_title", {}) or "")
+                    excerpt = shown_excerpt(
+                        read.html or "",
+                        self.settings.excerpt_chars,
+                        self.clean(selector),
+                        fallback,
+                        self.redactor,
+                    )
+                    return after, shown_title(title, self.redactor), excerpt
+            await self.call(
+                "web_waitForLoadState", {"state": "load", "timeout": self.remaining_ms()}
+            )
         raise AssertionError("unreachable")
 
-    async def _excerpt(self) -> JsonObject:
+    async def _read_document(self) -> tuple[str, bool, PageRead]:
+        """The title and the excerpt's markup in one evaluation: the snapshot selector's first
+        element, or the body when there is none or it matches nothing (`fallback`)."""
         requested = self.action.snapshot_selector
-        selector, fallback = requested or "body", False
-        if requested is not None and await self._count(requested) < 1:
-            selector, fallback = "body", True
-        limit = self.settings.excerpt_chars
+        selector, fallback = "body", False
+        if requested is not None:
+            if await self._count(requested) >= 1:
+                selector = requested
+            else:
+                fallback = True
+        bounds = read_limits(self.settings.excerpt_chars)
+        if selector == "body":
+            read = PageRead.from_json(
+                await self.call("web_evaluate", {"expression": PAGE_JS, "arg": bounds})
+            )
+            if read.html is not None:
+                return selector, fallback, read
         raw = await self.call(
             "web_locator_evaluate",
             {
                 "selector": f"{selector} >> nth=0",
-                "expression": OUTER_HTML_JS,
-                # Four times the limit: scripts, styles and attributes are taken out afterwards.
-                "arg": limit * 4,
+                "expression": ELEMENT_JS,
+                "arg": bounds,
                 "timeout": self.step_timeout(),
             },
         )
-        # The markup is scrubbed before it is sanitised and cut (the page's markup arrives cut at
-        # four times the limit already), and again after: no cut may leave part of a secret.
-        markup = str(raw or "")
-        cut = len(markup) >= limit * 4
-        markup = self.redactor.scrub_cut(markup) if cut else self.redactor.scrub(markup)
-        excerpt = sanitise(markup, limit)
-        return {
-            "selector": self.clean(selector),
-            "fallback": fallback,
-            "html": self.redactor.scrub_cut(excerpt.html)
-            if excerpt.truncated
-            else self.redactor.scrub(excerpt.html),
-            "truncated": excerpt.truncated,
-            "removed": excerpt.removed,
-        }
+        return selector, fallback, PageRead.from_json(raw)
 
     # -- selector drift ----------------------------------------------------------------------
 
@@ -431,33 +457,43 @@ class ActionRun:
         delay: int,
         act: Callable[[str], Awaitable[None]],
     ) -> Attempt:
-        count = await self._count(selector)
+        # A first attempt whose selector was counted ahead at one element acts at once.
+        ahead = number == 0 and self.ahead.single(selector)
+        count = 1 if ahead else await self._count(selector)
         attempt = Attempt(step, number, selector, "done", delay_ms=delay, matched=max(count, 0))
-        if count < 0:
-            attempt.outcome = "invalid_selector"
-        elif count == 0:
-            attempt.outcome = "not_found"
-        elif count > 1:
-            attempt.outcome = "ambiguous"
-        else:
-            try:
-                await act(selector)
-            except ExecutorError as error:
-                if error.code != "action_failed":
-                    raise
-                attempt.outcome, attempt.detail = "failed", error.message[:300]
-                lowered = error.message.lower()
-                if "timeout" in lowered and "exceeded" in lowered:
-                    # The one element exists but never became actionable (hidden, disabled,
-                    # covered): another selector for it would wait the same. Final.
+        unresolved = _unresolved(count)
+        if unresolved is not None:
+            attempt.outcome = unresolved
+            self.attempts.append(attempt)
+            return attempt
+        try:
+            await act(selector)
+        except ExecutorError as error:
+            if error.code != "action_failed":
+                raise
+            if ahead:
+                # Counted before the earlier steps ran, which may have changed the page (the
+                # element gone, another like it added): judged by a count taken now instead,
+                # as every other attempt is.
+                count = await self._count(selector)
+                unresolved = _unresolved(count)
+                if unresolved is not None:
+                    attempt.outcome, attempt.matched = unresolved, max(count, 0)
                     self.attempts.append(attempt)
-                    raise ExecutorError(
-                        "action_failed",
-                        f"{step}: the element its selector found did not become actionable in "
-                        f"time ({self.settings.step_timeout_ms} ms at most per step)",
-                        path=f"{step}.selector",
-                        details={"step": step},
-                    ) from None
+                    return attempt
+            attempt.outcome, attempt.detail = "failed", error.message[:300]
+            lowered = error.message.lower()
+            if "timeout" in lowered and "exceeded" in lowered:
+                # The one element exists but never became actionable (hidden, disabled,
+                # covered): another selector for it would wait the same. Final.
+                self.attempts.append(attempt)
+                raise ExecutorError(
+                    "action_failed",
+                    f"{step}: the element its selector found did not become actionable in "
+                    f"time ({self.settings.step_timeout_ms} ms at most per step)",
+                    path=f"{step}.selector",
+                    details={"step": step},
+                ) from None
         self.attempts.append(attempt)
         return attempt
 
@@ -540,6 +576,18 @@ class ActionRun:
         if attempt.detail:
             item["detail"] = self.redactor.scrub(attempt.detail)
         return item
+
+
+def _unresolved(count: int) -> str | None:
+    """The outcome of an attempt whose selector matched `count` elements (-1: not a selector),
+    unless it matched exactly one (then the step acts)."""
+    if count < 0:
+        return "invalid_selector"
+    if count == 0:
+        return "not_found"
+    if count > 1:
+        return "ambiguous"
+    return None
 
 
 def action_origin(url: str) -> str:

@@ -267,7 +267,9 @@ class ExecutorService:
         host = self.engines.host
         processes = browser_processes()
         uids = sorted({p.uids[1] for p in processes})
-        args = list(self.settings.browser_args) if self.engines.engine == "chromium" else []
+        chromium = self.engines.engine == "chromium"
+        # The flags the browser was launched with (the port guard's included).
+        args = list(self.settings.host_config("chromium").browser_args) if chromium else []
         browser: JsonObject = {
             "engine": self.engines.engine,
             "version": self.engines.version,

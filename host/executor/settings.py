@@ -6,6 +6,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from host.config import DEFAULT_BROWSER_ARGS, HostConfig
+from host.executor.portguard import chromium_guard
 
 DEFAULT_BIND = "127.0.0.1:8091"
 BIND_ENV = "WEB_EXECUTOR_BIND_ADDR"
@@ -66,7 +67,8 @@ class ExecutorSettings:
     user: str | None = None
     """The account the service (and so the browser) runs as after dropping root."""
     guarded_ports: tuple[int, ...] = ()
-    """The service's own port(s): no page of an action may reach them."""
+    """The service's own port(s): no page of an action may reach them (with Chromium, no host
+    on them at all: see `portguard`)."""
     header_timeout: float = 10.0
     """An HTTP request's headers must arrive within this (else 408)."""
     body_timeout: float = 30.0
@@ -76,17 +78,23 @@ class ExecutorSettings:
 
     def host_config(self, engine: str, proxy: str | None = None) -> HostConfig:
         """The host's configuration for `engine`: sessions for every running action and a few
-        more; with `proxy`, every request of the browser goes through it."""
+        more; with `proxy`, every request of the browser goes through it; the guarded ports
+        refused by Chromium itself, or by the host's guard (`portguard.chromium_guard`)."""
         chromium = engine == "chromium"
+        browser_args, guarded_ports = self.browser_args, self.guarded_ports
+        if chromium:
+            # The browser refuses the service's ports itself: a routed guard would intercept
+            # every request of every action.
+            browser_args, guarded_ports = chromium_guard(guarded_ports, browser_args)
         return HostConfig(
             proxy_server=proxy,
-            guarded_ports=self.guarded_ports,
+            guarded_ports=guarded_ports,
             http_header_timeout=self.header_timeout,
             http_body_timeout=self.body_timeout,
             max_connections=self.max_connections,
             engine=engine,
             executable_path=self.executable_path if chromium else None,
-            browser_args=self.browser_args if chromium else (),
+            browser_args=browser_args if chromium else (),
             headless=self.headless,
             max_sessions=self.max_concurrent + 8,
             action_timeout=self.step_timeout_ms / 1000,

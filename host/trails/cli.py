@@ -8,7 +8,8 @@ import os
 import sys
 from pathlib import Path
 
-from host.trails.replay import EXIT_BAD_TRAIL
+# What replays and exports need is imported when they run: building the parser of every
+# command (`python -m host serve ...` too) stays cheap.
 
 
 def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,7 +44,7 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 def run_replay(args: argparse.Namespace) -> int:
     from host.config import HostConfig
     from host.registry import ToolRegistry
-    from host.trails.replay import check_trail, run, secrets_of
+    from host.trails.replay import EXIT_BAD_TRAIL, check_trail, run, secrets_of
     from host.trails.trail import TrailError, read_trail
 
     try:
@@ -68,6 +69,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from host.registry import ToolRegistry
     from host.trails.export import export
+    from host.trails.replay import EXIT_BAD_TRAIL
     from host.trails.trail import TrailError, read_trail
 
     try:

@@ -63,6 +63,15 @@ PAGES: dict[str, str] = {
     "<input type=password name=pw aria-label=pw><button id=go>Go</button></form>",
     "/form-utf8": "<title>modern</title><form action=/echo-utf8 method=get>"
     "<input type=password name=pw aria-label=pw><button id=go>Go</button></form>",
+    # Filling `#a` adds a second `.b`: counted ahead `.b` is one element, at its step two.
+    "/grow": '<title>grow</title><input id=a oninput="if (!window.grown) { window.grown = true;'
+    " document.body.insertAdjacentHTML('beforeend', '<input class=b>'); }\"><input class=b>",
+    # Filling `#a` removes `#b`: counted ahead `#b` is one element, at its step none.
+    "/vanish": '<title>vanish</title><input id=a oninput="const b ='
+    " document.getElementById('b'); if (b) b.remove();\"><input id=b>",
+    # The excerpt's element is in a child frame, whose title is not the page's.
+    "/framed": '<title>outer</title><iframe srcdoc="<title>inner</title><p id=x>in frame</p>">'
+    "</iframe>",
     "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
     "<script>var leaked = 1;</script><style>p { color: red }</style>"
     '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'

@@ -16,6 +16,7 @@ from host.executor.excerpt import sanitise
 from host.executor.logs import JsonFormatter, event
 from host.executor.payload import PayloadError, parse_action
 from host.executor.pii import SelectorPrivacy
+from host.executor.portguard import chromium_guard
 from host.executor.redaction import REDACTED, Redactor, SecretRegistry
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
@@ -332,3 +333,18 @@ def test_the_registry_holds_a_bounded_number_of_finished_actions() -> None:
     assert registry.scrub("secret-0999 secret-0936 secret-0935") == (
         f"{REDACTED} {REDACTED} secret-0935"
     )
+
+
+def test_chromium_refuses_the_services_ports_itself_except_80_and_443() -> None:
+    args, routed = chromium_guard((8091, 0, 443, 8091), ("--no-sandbox",))
+    assert args == ("--no-sandbox", "--host-rules=MAP *:8091 ~NOTFOUND")
+    assert routed == (443,)
+    assert chromium_guard((), ("--no-sandbox",)) == (("--no-sandbox",), ())
+    own = ("--host-rules=MAP example.org 127.0.0.1",)
+    assert chromium_guard((8091,), own) == (own, (8091,))  # never replaced: the host guards
+    settings = ExecutorSettings(guarded_ports=(9000, 80))
+    chromium = settings.host_config("chromium")
+    assert chromium.guarded_ports == (80,)
+    assert chromium.browser_args[-1] == "--host-rules=MAP *:9000 ~NOTFOUND"
+    firefox = settings.host_config("firefox")
+    assert firefox.guarded_ports == (9000, 80) and firefox.browser_args == ()

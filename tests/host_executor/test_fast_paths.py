@@ -1,0 +1,178 @@
+"""The executor's shortcuts, in process on a real browser: counts taken ahead and what happens
+when the page changed since, one read of the page for title and excerpt, an action's session
+closing without opening a tab, and the service's own port refused by the browser itself."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import http.server
+import json
+import threading
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import pytest
+from local_server import LocalServer, serve
+from playwright.async_api import BrowserContext
+
+from host.executor.service import ExecutorService
+from host.executor.settings import ExecutorSettings
+from host_executor.helpers import PageServer
+
+T = TypeVar("T")
+# Short enough that a step waiting for an element that went away ends soon, long enough for a
+# fill on a loaded two-core machine.
+SETTINGS = ExecutorSettings(engines=("chromium",), step_timeout_ms=5_000, max_concurrent=2)
+
+
+class Loop:
+    """One event loop in a thread: a service lives on the loop it started on."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(180)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+class InProcess:
+    def __init__(self, settings: ExecutorSettings = SETTINGS) -> None:
+        self.loop = Loop()
+        self.service = ExecutorService(settings)
+        self.loop.run(self.service.start())
+
+    def execute(self, payload: dict[str, object]) -> tuple[int, dict[str, Any]]:
+        body = json.dumps(payload).encode()
+        return self.loop.run(self.service.execute(body, "application/json"))
+
+    def close(self) -> None:
+        self.loop.run(self.service.close())
+        self.loop.close()
+
+
+@pytest.fixture(scope="module")
+def executor() -> Iterator[InProcess]:
+    service = InProcess()
+    yield service
+    service.close()
+
+
+def first_attempt(body: dict[str, Any], step: str) -> tuple[object, ...]:
+    attempt = next(a for a in body["attempts"] if a["step"] == step)
+    return attempt["attempt"], attempt["outcome"], attempt["matched"]
+
+
+@pytest.mark.parametrize(
+    ("page", "second", "outcome", "matched"),
+    [
+        # The second field's selector matched one element when counted, two when acted on.
+        ("/grow", ".b", "ambiguous", 2),
+        # ... or none: its element went away in between.
+        ("/vanish", "#b", "not_found", 0),
+    ],
+)
+def test_a_selector_whose_matches_changed_since_they_were_counted_is_judged_again(
+    executor: InProcess, pages: PageServer, page: str, second: str, outcome: str, matched: int
+) -> None:
+    status, body = executor.execute(
+        {
+            "url": pages.url(page),
+            "fields": [{"selector": "#a", "value": "x"}, {"selector": second, "value": "y"}],
+        }
+    )
+    assert body["fields"][0]["filled"] is True, body
+    assert first_attempt(body, "fields[1]") == (0, outcome, matched), (status, body)
+
+
+def test_an_excerpt_in_a_child_frame_comes_with_the_pages_own_title(
+    executor: InProcess, pages: PageServer
+) -> None:
+    status, body = executor.execute(
+        {
+            "url": pages.url("/framed"),
+            "snapshot_selector": "iframe >> internal:control=enter-frame >> #x",
+        }
+    )
+    assert status == 200, body
+    assert body["title"] == "outer"
+    assert body["excerpt"]["html"] == '<p id="x">in frame</p>'
+    assert body["excerpt"]["fallback"] is False
+
+
+def test_an_actions_session_closes_without_opening_a_tab(
+    pages: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = InProcess()
+    opened: list[object] = []
+    new_page = BrowserContext.new_page
+
+    async def counted(self: BrowserContext, *args: Any, **kwargs: Any) -> Any:
+        opened.append(self)
+        return await new_page(self, *args, **kwargs)
+
+    monkeypatch.setattr(BrowserContext, "new_page", counted)
+    try:
+        status, body = service.execute(
+            {"url": pages.url("/form"), "fields": [{"selector": "[name=name]", "value": "Ada"}]}
+        )
+        assert status == 200, body
+    finally:
+        # Waits for the action's session to close, then closes the browser.
+        service.close()
+    assert len(opened) == 1  # the action's own tab; none in the context while it closed
+
+
+def sink() -> tuple[LocalServer, list[str]]:
+    """A server that records every request it gets (standing in for the service's own port)."""
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("content-length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return serve(Handler), hits
+
+
+def test_no_request_of_a_page_reaches_a_guarded_port(pages: PageServer) -> None:
+    guarded, guarded_hits = sink()
+    other, other_hits = sink()
+    port = int(guarded.origin.rsplit(":", 1)[1])
+    service = InProcess(dataclasses.replace(SETTINGS, guarded_ports=(port,)))
+    try:
+        assert f"--host-rules=MAP *:{port} ~NOTFOUND" in service.service.sandbox()["sandbox_flags"]
+        for origin in (guarded.origin, other.origin):
+            # Images, a script, a frame, a stylesheet, fetch, a beacon and a worker's fetch.
+            status, body = service.execute(
+                {"url": pages.url(f"/embed?url={quote(origin)}/x"), "snapshot_selector": "#done"}
+            )
+            assert status == 200, body
+        for url in (
+            f"{guarded.origin}/direct",
+            f"http://localhost:{port}/by-name",
+            pages.url(f"/redirect?url={quote(guarded.origin)}/redirected"),
+        ):
+            status, body = service.execute({"url": url})
+            assert status == 502 and body["error"]["code"] == "navigation_failed", body
+        status, body = service.execute({"url": other.origin + "/direct"})
+        assert status == 200, body
+    finally:
+        service.close()
+        guarded.stop()
+        other.stop()
+    assert guarded_hits == []
+    assert other_hits  # the page did make its requests; only the guarded port saw none
