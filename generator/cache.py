@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import stat
 import tempfile
@@ -43,6 +44,7 @@ class Cache:
     def __init__(self, root: Path, enabled: bool = True) -> None:
         self.root = root
         self.enabled = enabled
+        self._code: tuple[str, dict[str, str]] | None = None
 
     def key(self, *parts: str) -> str:
         """A key over `parts` and the generator's version (a new generator never reads old entries)."""
@@ -51,7 +53,24 @@ class Cache:
     def value_key(self, producer: str, *parts: str) -> str:
         """The key of a value made by module `producer` (`generator.python_format`) from `parts`:
         it covers that module's code and everything the module imports from the generator."""
-        return self.key(producer, code_digest(producer), *parts)
+        return self.key(producer, self._code_digest(producer), *parts)
+
+    def _code_digest(self, producer: str) -> str:
+        """`code_digest(producer)`, remembered in the cache under the digest of every source file
+        of the generator (which is all a code digest reads), so a run need not parse the import
+        graph again while the code is unchanged. An entry that is not {module: sha256 hex} is
+        ignored."""
+        if not self.enabled:
+            return code_digest(producer)
+        if self._code is None:
+            key = self.key("code", _package_digest())
+            text = self.load("code", key, _valid_digests)
+            self._code = (key, json.loads(text) if text is not None else {})
+        key, known = self._code
+        if producer not in known:
+            known[producer] = code_digest(producer)
+            self.store("code", key, json.dumps(known, sort_keys=True))
+        return known[producer]
 
     def load(self, kind: str, key: str, valid: Callable[[str], bool] | None = None) -> str | None:
         """The entry's text, or None: absent, or failing its checksum, its encoding or `valid`
@@ -98,6 +117,31 @@ class Cache:
             if temp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temp)
+
+
+_PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+def _package_digest() -> str:
+    """SHA-256 over the relative path and bytes of every `.py` file of the generator package."""
+    paths = []
+    for folder, subfolders, names in os.walk(_PACKAGE_ROOT):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        paths += [os.path.join(folder, n) for n in names if n.endswith(".py")]
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        with open(path, "rb") as handle:
+            source = handle.read()
+        digest.update(os.path.relpath(path, _PACKAGE_ROOT).encode() + b"\0")
+        digest.update(str(len(source)).encode() + b"\0" + source)
+    return digest.hexdigest()
+
+
+def _valid_digests(text: str) -> bool:
+    value = json.loads(text)
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) and len(v) == 64 for k, v in value.items()
+    )
 
 
 def _read_regular(path: Path) -> bytes | None:

@@ -66,7 +66,19 @@ class Written:
     text: Callable[[Model], str]
 
 
-Output = Rendered | Written
+@dataclass(frozen=True)
+class PerTool:
+    """Files rendered from `template`, one per tool, from a context that `view` makes of that tool
+    alone (nothing else of the model, nor its `source`, which it is given blank), so a tool that
+    did not change need not be rendered again (`tool_memo`). `cache` is as for `Rendered`."""
+
+    view: Callable[[Tool], Context]
+    template: str
+    path: str
+    cache: bool = False
+
+
+Output = Rendered | Written | PerTool
 
 
 def runtime_module(name: str) -> str:
@@ -96,13 +108,13 @@ OUTPUTS: tuple[Output, ...] = (
     ),
     Rendered(_once(lambda m: {"shims": m.shims}), "registry.py.j2", f"{PYTHON_ROOT}/registry.py"),
     Rendered(_once(lambda m: {}), "tools_init.py.j2", f"{PYTHON_ROOT}/tools/__init__.py"),
-    Rendered(
-        lambda m: [{"shim": shim} for shim in m.shims],
+    PerTool(
+        lambda t: {"shim": views.shim_view(t)},
         "shim.py.j2",
         f"{PYTHON_ROOT}/tools/{{shim.module}}.py",
     ),
-    Rendered(
-        lambda m: [{"d": views.descriptor(t)} for t in m.tools],
+    PerTool(
+        lambda t: {"d": views.descriptor(t)},
         "tool.yaml.j2",
         "tools/{d[name]}.tool.yaml",
         cache=True,

@@ -11,10 +11,19 @@ import json
 from pathlib import Path
 from typing import Any, assert_never
 
-from generator import views
+from generator import tool_memo, views
 from generator.cache import Cache
 from generator.ir import Tool
-from generator.outputs import OUTPUTS, PYTHON_ROOT, Context, Model, Output, Rendered, Written
+from generator.outputs import (
+    OUTPUTS,
+    PYTHON_ROOT,
+    Context,
+    Model,
+    Output,
+    PerTool,
+    Rendered,
+    Written,
+)
 from generator.python_format import format_all, same_structure
 from generator.surface_report import SurfaceReport
 from generator.template_dir import default_templates as default_templates
@@ -89,6 +98,35 @@ class Renderer:
             self._cache.store("rendered", key, text)
         return text
 
+    def _place(
+        self,
+        name: str,
+        template: str,
+        rendered: str,
+        files: dict[str, str],
+        unformatted: dict[str, str],
+    ) -> None:
+        """Put one rendered file where it goes: as is, laid out, or left for black."""
+        if not name.endswith(".py"):
+            files[name] = rendered
+        elif not built_in(self._env, template):
+            unformatted[name] = rendered
+            self.formatted_by_black[name] = f"custom template {template}"
+        else:
+            try:
+                files[name] = _laid_out(rendered, self._cache)
+            except NotLaidOut as exc:
+                unformatted[name] = rendered
+                self.formatted_by_black[name] = str(exc)
+
+    def _tool_keys(self, tools: list[Tool], per_tool: list[PerTool]) -> list[str | None]:
+        """Each tool's memo key (`tool_memo`), or None for every tool when nothing is memoised."""
+        if not per_tool or not self._cache.enabled:
+            return [None] * len(tools)
+        flags = tuple(built_in(self._env, o.template) for o in per_tool)
+        shared = tool_memo.templates_key(self._cache, self._templates, flags)
+        return [tool_memo.tool_key(self._cache, shared, t) for t in tools]
+
     def render_all(
         self,
         tools: list[Tool],
@@ -101,6 +139,27 @@ class Renderer:
         files: dict[str, str] = {}
         unformatted: dict[str, str] = {}
         self.formatted_by_black = {}
+        per_tool = [o for o in self._outputs if isinstance(o, PerTool)]
+        # Every tool's files, from its memo or rendered now; they join the others where the first
+        # per-tool output stands, so a later output of the same path still wins, as it always did.
+        tool_files: dict[str, str] = {}
+        missed: list[tuple[str | None, list[str]]] = []
+        shown = [tool_memo.renderable(t) for t in model.tools] if per_tool else []
+        for tool, key in zip(shown, self._tool_keys(shown, per_tool), strict=True):
+            memo = None if key is None else tool_memo.load(self._cache, key, len(per_tool))
+            if memo is not None:
+                tool_files.update(memo.files)
+                self.formatted_by_black.update(memo.formatted_by_black)
+                continue
+            names = []
+            for each in per_tool:
+                context = each.view(tool)
+                name = each.path.format(**context)
+                render = self._render_cached if each.cache else self._render
+                rendered = render(each.template, context)
+                self._place(name, each.template, rendered, tool_files, unformatted)
+                names.append(name)
+            missed.append((key, names))
         for output in self._outputs:
             match output:
                 case Written(path, write):
@@ -111,18 +170,18 @@ class Renderer:
                         rendered = (self._render_cached if cache else self._render)(
                             template, context
                         )
-                        if not name.endswith(".py"):
-                            files[name] = rendered
-                        elif not built_in(self._env, template):
-                            unformatted[name] = rendered
-                            self.formatted_by_black[name] = f"custom template {template}"
-                        else:
-                            try:
-                                files[name] = _laid_out(rendered, self._cache)
-                            except NotLaidOut as exc:
-                                unformatted[name] = rendered
-                                self.formatted_by_black[name] = str(exc)
+                        self._place(name, template, rendered, files, unformatted)
+                case PerTool():
+                    files.update(tool_files)  # rendered above, tool by tool
+                    tool_files = {}
                 case _:
                     assert_never(output)
         files.update(format_all(unformatted, self._cache))
+        for key, names in missed:
+            if key is not None and len(set(names)) == len(per_tool):
+                black = {
+                    n: self.formatted_by_black[n] for n in names if n in self.formatted_by_black
+                }
+                memo = tool_memo.ToolFiles({n: files[n] for n in names}, black)
+                tool_memo.store(self._cache, key, memo)
         return dict(sorted(files.items()))

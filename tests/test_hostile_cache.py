@@ -93,8 +93,22 @@ def _yaml_field(field: str, value: object) -> Callable[[str], str]:
     return forge
 
 
+def _json_field(field: str, value: object) -> Callable[[str], str]:
+    def forge(text: str) -> str:
+        return json.dumps({**json.loads(text), field: value})
+
+    return forge
+
+
 # (cache kind, how its entries are forged); every entry of the kind is forged.
 FORGERIES: dict[str, tuple[str, Callable[[str], str]]] = {
+    "tool-files-extra-key": ("tool-files", _json_with_extra_key),
+    "tool-files-truncated": ("tool-files", _json_truncated),
+    "tool-files-retyped": ("tool-files", _json_retyped),
+    "tool-files-other-key": ("tool-files", _json_field("key", "0" * 64)),
+    "tool-files-escaping-path": ("tool-files", _json_field("files", {"../x.py": ""})),
+    "code-truncated": ("code", _json_truncated),
+    "code-retyped": ("code", _json_retyped),
     "java-extra-key": ("java", _json_with_extra_key),
     "java-truncated": ("java", _json_truncated),
     "java-retyped": ("java", _json_retyped),
@@ -127,6 +141,10 @@ def test_a_forged_entry_is_rebuilt_and_never_shapes_the_output(
     kind, forge = FORGERIES[case]
     cache = tmp_path / "cache"
     shutil.copytree(warm, cache)
+    if kind != "tool-files":
+        # Each tool's files are memoised whole (`tool_memo`); without the memo the entries the
+        # files are made of are read, so their forgeries are put to the test.
+        shutil.rmtree(cache / "tool-files")
     entries = _entries(cache, kind)
     assert entries, f"the warm cache has {kind} entries"
     forged = {}
@@ -206,6 +224,7 @@ def test_cache_entries_that_are_not_files_are_never_read(warm: Path, tmp_path: P
     and the run replaces them."""
     cache = tmp_path / "cache"
     shutil.copytree(warm, cache)
+    shutil.rmtree(cache / "tool-files")  # without the per-tool memo, black's entries are read
     entries = _entries(cache, "black")[:4]
     for entry in entries[:2]:
         entry.unlink()
