@@ -229,7 +229,7 @@ async def startup(url: str, runs: int) -> dict[str, list[float]]:
         key: [] for key in ("ours_list", "ours_nav", "theirs_list", "theirs_nav")
     }
     for _ in range(runs):
-        listed, navigated = await start_times(OURS_STDIO, OURS_DIR, "navigate", url)
+        listed, navigated = await start_times(OURS_STDIO, OURS_DIR, "browser_navigate", url)
         times["ours_list"].append(listed)
         times["ours_nav"].append(navigated)
         listed, navigated = await start_times(THEIRS_STDIO, workdir, "browser_navigate", url)

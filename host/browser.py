@@ -8,11 +8,13 @@ import contextlib
 import logging
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
 from host.config import HostConfig
+from host.downloads import default_output_dir
 from host.errors import HostError
 
 log = logging.getLogger(__name__)
@@ -74,6 +76,8 @@ class BrowserPool:
         self._launching: asyncio.Task[Browser] | None = None
         self._driver: asyncio.Future[Playwright] | None = None
         self._driver_manager: Any = None
+        self._profile_context: BrowserContext | None = None
+        """`--user-data-dir`: the profile's context, until a session takes it."""
         self._failed: tuple[float, HostError] | None = None
         self._closed = False
         self.generation = 0
@@ -194,18 +198,34 @@ class BrowserPool:
             if self._config.enable_execute:
                 port = _free_loopback_port()
                 args += ["--remote-debugging-address=127.0.0.1", f"--remote-debugging-port={port}"]
-            proxy = {"server": self._config.proxy_server} if self._config.proxy_server else None
-            browser = await engine.launch(
-                executable_path=self._config.executable_path,
-                headless=self._config.headless,
-                args=args,
-                proxy=proxy,  # type: ignore[arg-type]
-                timeout=limit * 1000,
+            proxy: dict[str, str] | None = None
+            if self._config.proxy_server:
+                proxy = {"server": self._config.proxy_server}
+                if self._config.browser.proxy_bypass:
+                    proxy["bypass"] = self._config.browser.proxy_bypass
+            launch: dict[str, Any] = {
+                "executable_path": self._config.executable_path,
+                "headless": self._config.headless,
+                "args": args,
+                "proxy": proxy,
+                "timeout": limit * 1000,
                 # The host, not Playwright, handles SIGTERM/SIGINT and closes the browser.
-                handle_sigint=False,
-                handle_sigterm=False,
-                handle_sighup=False,
-            )
+                "handle_sigint": False,
+                "handle_sigterm": False,
+                "handle_sighup": False,
+            }
+            profile = self._config.browser.user_data_dir
+            if profile is not None:
+                context = await engine.launch_persistent_context(
+                    profile, **launch, **self.context_kwargs()
+                )
+                if context.browser is None:  # not Chromium's way
+                    await context.close()
+                    raise HostError("browser_unavailable", "the persistent profile has no browser")
+                browser = context.browser
+                self._profile_context = context
+            else:
+                browser = await engine.launch(**launch)
             self.cdp_port = port
             if port is not None:
                 self.cdp_url = f"http://127.0.0.1:{port}"
@@ -255,6 +275,41 @@ class BrowserPool:
             if process is not None and process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
+
+    def context_kwargs(self) -> dict[str, Any]:
+        """What a new session's context is made with: the `--device`'s descriptor (from the
+        running driver), the other browser options over it, and the video folder."""
+        options = self._config.browser
+        devices = self._playwright.devices if options.device and self._playwright else None
+        kwargs = options.context_kwargs(devices)
+        if options.save_video:
+            kwargs["record_video_dir"] = str(self.output_dir() / "videos")
+            if options.viewport:
+                width, height = options.viewport
+                kwargs["record_video_size"] = {"width": width, "height": height}
+        return kwargs
+
+    def devices(self) -> dict[str, Any]:
+        """Playwright's device descriptors by name (empty until the driver runs)."""
+        return dict(self._playwright.devices) if self._playwright is not None else {}
+
+    def output_dir(self) -> Path:
+        return self._config.output_dir or default_output_dir()
+
+    async def new_context(self, browser: Browser) -> BrowserContext:
+        """A new session's context: a fresh one with the options, or (`--user-data-dir`) the
+        persistent profile's only context, handed out once per launch: closing it closes that
+        browser, and the next session launches the profile again."""
+        if self._config.browser.user_data_dir is None:
+            return await browser.new_context(**self.context_kwargs())
+        context, self._profile_context = self._profile_context, None
+        if context is None or context.browser is not browser:
+            raise HostError(
+                "too_many_sessions",
+                "the persistent profile (--user-data-dir) is held by another session; one "
+                "session at a time can use it",
+            )
+        return context
 
     def _on_disconnected(self, browser: Browser) -> None:
         if browser is self._browser:

@@ -16,14 +16,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from host.browser_options import OptionError, add_browser_options, options_from
+from host.caps import CAPS, parse_caps
 from host.config import LOOPBACK_HOSTS, HostConfig
+from host.config_file import ConfigFileError, add_config_option, where_set, with_config
 from host.options import add_http_limits, parse_address
 from host.registry import ToolRegistry
+from host.secrets_file import Secrets, SecretsFileError, install_log_scrubber, read_secrets
 from host.yaml_cache import YamlCache, default_location
 
 if TYPE_CHECKING:
     from host.browser import BrowserPool
     from host.core import Host
+    from host.early_answers import EarlyResponder
     from host.keys import SessionKey
     from host.stdio import StdioWire
 
@@ -33,8 +38,11 @@ TOKEN_ENV = "PLAYWRIGHT_TOOL_HOST_TOKEN"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # Named as it was started: the console script, or the module.
+    script = Path(sys.argv[0]).name
     parser = argparse.ArgumentParser(
-        prog="python -m host", description="Serve the Playwright tools."
+        prog=script if script == "playwright-tool-host" else "python -m host",
+        description="Serve the Playwright tools.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser(
@@ -116,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--enable-execute",
         action="store_true",
-        help="offer playwright_execute (runs Python code sent by the caller; off by default)",
+        help="offer browser_execute_python (formerly playwright_execute: runs Python code sent by the caller; off by default)",
     )
     serve.add_argument(
         "--upload-dir",
@@ -151,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="PATH",
         help="append every successful call of a recordable tool to a trail at PATH (with "
-        "--http: a directory, one trail per caller); web_objective opens a new objective",
+        "--http: a directory, one trail per caller); browser_objective opens a new objective",
     )
     serve.add_argument(
         "--codegen",
@@ -165,6 +173,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the host keeps files it makes, such as downloads (default: a folder under "
         "the system's temp dir)",
     )
+    add_browser_options(serve)
+    serve.add_argument(
+        "--secrets",
+        type=Path,
+        metavar="PATH",
+        help="a dotenv file of secrets (NAME=value): a model types ${NAME} in fill or "
+        "send_keys text, the page gets the value, and every result, error, log line and trail "
+        "shows ${NAME}",
+    )
+    serve.add_argument(
+        "--caps",
+        action="append",
+        default=[],
+        metavar="LIST",
+        help=f"opt-in tools, comma-separated: {', '.join(sorted(CAPS))}",
+    )
+    add_config_option(serve)
     serve.add_argument(
         "--log-level", default="warning", choices=("debug", "info", "warning", "error")
     )
@@ -185,13 +210,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from(args: argparse.Namespace) -> HostConfig:
+    """The host's settings from `serve`'s options; raises OptionError (a bad value, naming the
+    option), SecretsFileError, or OSError (the token file)."""
     token = os.environ.get(TOKEN_ENV) or None
     if args.token_file is not None:
         token = args.token_file.read_text(encoding="utf-8").strip() or None
+    browser = options_from(args)
+    try:
+        caps = parse_caps(args.caps)
+    except ValueError as error:
+        raise OptionError("--caps", str(error)) from None
+    secrets = Secrets()
+    if args.secrets is not None:
+        secrets = read_secrets(args.secrets)
+        if browser.save_trace or browser.save_video:
+            option = "--save-trace" if browser.save_trace else "--save-video"
+            raise OptionError(
+                option,
+                "a trace or video shows what --secrets keeps from the model (typed values, "
+                "the page's text); give one of the two",
+            )
+    max_sessions = args.max_sessions
+    if browser.user_data_dir is not None:
+        max_sessions = 1  # one profile, one browser context: one session holds it at a time
     return HostConfig(
         executable_path=args.executable_path or None,
         cdp_endpoint=args.cdp_endpoint,
-        max_sessions=args.max_sessions,
+        max_sessions=max_sessions,
         idle_timeout=args.idle_timeout,
         action_timeout=args.action_timeout,
         navigation_timeout=args.navigation_timeout,
@@ -212,6 +257,11 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         record_per_caller=args.record is not None and args.http is not None,
         codegen=args.codegen,
         output_dir=args.output_dir,
+        headless=not browser.headed,
+        proxy_server=args.proxy_server,
+        browser=browser,
+        secrets=secrets,
+        caps=caps,
     )
 
 
@@ -244,6 +294,8 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     SIGTERM/SIGINT arrives; then close every session, the browser and the driver, within
     `SHUTDOWN_LIMIT_S`."""
     from host.browser import BrowserPool
+    from host.early_answers import AnswerCache, EarlyResponder, base_key
+    from host.early_answers import default_location as answers_location
     from host.keys import SessionKey
     from host.stdio import StdioWire
 
@@ -267,6 +319,15 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, on_signal, signum)
     wire = StdioWire(config.max_body_bytes)
+    # What the client asks first (initialize, tools/list) is answered from answers an earlier
+    # start kept, while the SDK loads (host/early_answers.py).
+    early = EarlyResponder(
+        wire,
+        lambda: base_key(config, registry),
+        AnswerCache(answers_location()),
+        max_depth=config.argument_limits.depth + 8,
+    )
+    early.start()
     host: Host | None = None
     try:
         await loop.run_in_executor(None, _load_stdio_server)
@@ -276,15 +337,18 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
         await host.start()
         host.warm(key)
         _started()
-        await _serve(host, config, key, wire)
+        await _serve(host, config, key, wire, early)
     except asyncio.CancelledError:
         log.info("stopping on %s", stopping[0] if stopping else "cancellation")
     finally:
+        early.close()
         await shutdown(host, pool)
         wire.close()
 
 
-async def _serve(host: Host, config: HostConfig, key: SessionKey, wire: StdioWire) -> None:
+async def _serve(
+    host: Host, config: HostConfig, key: SessionKey, wire: StdioWire, early: EarlyResponder
+) -> None:
     import anyio
     from mcp.shared.message import SessionMessage
 
@@ -313,6 +377,7 @@ async def _serve(host: Host, config: HostConfig, key: SessionKey, wire: StdioWir
                 write_receive,
                 max_depth=config.argument_limits.depth + 8,
                 on_gone=gone,
+                early=early,
             )
         )
 
@@ -363,7 +428,18 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, sock: socket.so
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    origins: dict[str, str] = {}
+    if arguments and arguments[0] in ("serve", "executor"):
+        try:
+            arguments[1:], origins = with_config(commands.choices[arguments[0]], arguments[1:])
+        except ConfigFileError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+    args = parser.parse_args(arguments)
+    args.config_origins = origins
     if args.command == "report":
         from host.report import main as report
 
@@ -395,6 +471,26 @@ def serve(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"error: cannot read the token file: {error.strerror}", file=sys.stderr)
         return 2
+    except OptionError as error:
+        print(f"error: {error}{where_set(error.option, args.config_origins)}", file=sys.stderr)
+        return 2
+    except SecretsFileError as error:
+        print(f"error: {error}{where_set('--secrets', args.config_origins)}", file=sys.stderr)
+        return 2
+    if config.secrets:
+        install_log_scrubber(config.secrets)
+    if config.browser.needs_probe:
+        from host.startup_probe import probe_options
+
+        try:
+            if config.browser.save_video:
+                from host.video_encoder import ensure_encoder
+
+                ensure_encoder(config.executable_path)
+            asyncio.run(probe_options(config))
+        except OptionError as error:
+            print(f"error: {error}{where_set(error.option, args.config_origins)}", file=sys.stderr)
+            return 2
     try:
         registry = ToolRegistry(config.generated_dir, YamlCache(default_location()))
         registry.select(config.toolsets)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host.browser_options import BrowserOptions
 from host.limits import ArgumentLimits, HttpLimits
+from host.secrets_file import Secrets
 
 DEFAULT_BROWSER_ARGS = (
     "--no-sandbox",
@@ -80,6 +82,13 @@ class HostConfig:
     """Extra `Host` header values accepted (`name:port`), besides the loopback names."""
     allowed_origins: tuple[str, ...] = ()
     """Extra `Origin` header values accepted, besides the loopback origins."""
+    browser: BrowserOptions = field(default_factory=BrowserOptions)
+    """The browser's and every session's options (`--viewport-size`, `--device`, ...); their
+    defaults are Playwright's."""
+    secrets: Secrets = field(default_factory=Secrets, repr=False)
+    """`--secrets`: values typed by name; shown by name everywhere else (`host.secrets_file`)."""
+    caps: tuple[str, ...] = ()
+    """Opt-in capabilities (`--caps`, see `host.caps`): their tools are listed and callable."""
     enable_execute: bool = False
     """`playwright_execute` runs Python code; off unless set (`--enable-execute`). When off it is
     absent from every listing and refused by every transport."""

@@ -8,21 +8,23 @@ import json
 import logging
 import time
 from types import TracebackType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from playwright.async_api import Error as PlaywrightError
 
 from host.browser import BrowserPool
+from host.caps import CAP_OF, CAPS
 from host.config import HostConfig
 from host.descriptors import ToolDescriptor
 from host.errors import HostError
-from host.jsontypes import JsonObject
+from host.jsontypes import JsonObject, JsonValue
 from host.keys import SessionKey, key_of
 from host.limits import check_arguments, check_tool_name, execute_timeout, json_safe
 from host.navigation import NavigationPolicy
 from host.registry import CallContext, Runner, ToolRegistry
 from host.result_caps import MAX_RESULT_DEPTH, bound_arguments, guarded, refused
 from host.results import Image, Rendered, ToolOutcome
+from host.secrets_file import Secrets
 from host.selfguard import SelfGuard
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
@@ -34,20 +36,22 @@ log = logging.getLogger(__name__)
 # Tools that still run while a dialog blocks the current tab (they answer it or only read buffers).
 DIALOG_SAFE = frozenset(
     {
-        "web_handle_dialog",
-        "web_tabs",
-        "web_console_messages",
-        "web_network_requests",
-        "web_route_list",
+        "browser_handle_dialog",
+        "browser_tabs",
+        "browser_console_messages",
+        "browser_network_requests",
+        "browser_network_request",
+        "browser_route_list",
+        "browser_close",
     }
 )
 # Generated tools that open a URL a caller names (the host's own tools check theirs themselves).
 NAVIGATING_ARGUMENTS = {"web_navigate": "url"}
 # Generated tools that close the current tab on the caller's behalf.
-CLOSING_TOOLS = frozenset({"web_close"})
+CLOSING_TOOLS = frozenset({"web_close", "browser_close"})
 
-EXECUTE_TOOL = "playwright_execute"
-OBJECTIVE_TOOL = "web_objective"
+EXECUTE_TOOL = "browser_execute_python"
+OBJECTIVE_TOOL = "browser_objective"
 MAX_TIMEOUT_MS = 300_000
 """The largest `timeout` a tool's schema accepts (its `maximum`); a call's deadline follows it."""
 _PROBE_S = 3.0
@@ -148,7 +152,7 @@ class Host:
                 await self._reaper
         await self.sessions.close_all()
         if self.config.enable_execute:
-            from host.tools.playwright_execute import shutdown
+            from host.tools.browser_execute_python import shutdown
 
             await shutdown()
         await self.pool.close()
@@ -168,6 +172,9 @@ class Host:
             enabled = enabled - {EXECUTE_TOOL}
         if self.recorder is None:
             enabled = enabled - {OBJECTIVE_TOOL}  # listed only while recording
+        on = set(self.config.caps)
+        for cap, tools in CAPS.items():  # a capability's tools: listed exactly when it is on
+            enabled = enabled | set(tools) if cap in on else enabled - set(tools)
         return enabled
 
     def deadline_s(self, args: object, tool: str) -> float:
@@ -189,12 +196,24 @@ class Host:
         *,
         enabled: frozenset[str] | None = None,
     ) -> ToolOutcome:
-        """Run tool `name` with JSON `args` in the session of `key`; `enabled` limits the tools."""
+        """Run tool `name` (or a former name of it) with JSON `args` in the session of `key`;
+        `enabled` limits the tools. The outcome names the tool as the caller did. With
+        `--secrets`, every secret value in the outcome (result, error, notes) shows as its
+        `${NAME}`."""
         session_key = key_of(key)
         try:
             check_tool_name(name)
         except HostError as error:
             return ToolOutcome.failure("", error)
+        outcome = await self._call(session_key, self.registry.resolve(name), args, enabled)
+        outcome.tool = name
+        if self.config.secrets:
+            _scrub(outcome, self.config.secrets)
+        return outcome
+
+    async def _call(
+        self, session_key: SessionKey, name: str, args: object, enabled: frozenset[str] | None
+    ) -> ToolOutcome:
         if self.closed:
             return ToolOutcome.failure(
                 name, HostError("shutting_down", "the host is shutting down")
@@ -204,8 +223,18 @@ class Host:
                 name,
                 HostError(
                     "tool_disabled",
-                    "playwright_execute is off on this host (it runs arbitrary Python); the "
+                    "browser_execute_python is off on this host (it runs arbitrary Python); the "
                     "operator enables it by starting the host with --enable-execute",
+                ),
+            )
+        cap = CAP_OF.get(name)
+        if cap is not None and cap not in self.config.caps:
+            return ToolOutcome.failure(
+                name,
+                HostError(
+                    "tool_disabled",
+                    f"{name} comes with the {cap!r} capability, which is off on this host; the "
+                    f"operator turns it on by starting the host with --caps {cap}",
                 ),
             )
         limit = self.config.max_result_bytes
@@ -271,7 +300,7 @@ class Host:
             session.interrupted_by_dialog = False
             extras["interrupted"] = (
                 "a dialog opened while the call ran and is waiting for an answer; the call goes on "
-                "once web_handle_dialog answers it"
+                "once browser_handle_dialog answers it"
             )
         if session.ended is not None and self.sessions.get(session.key) is session:
             extras["session"] = {
@@ -452,7 +481,7 @@ class Host:
                 raise HostError(
                     "dialog_open",
                     f"a {dialog.type} dialog is open on the current tab ({dialog.message[:200]!r}); "
-                    "answer it with web_handle_dialog first",
+                    "answer it with browser_handle_dialog first",
                 )
         session.interrupted_by_dialog = False
         work = asyncio.ensure_future(runner(CallContext(session, tab, self.config, self.recorder)))
@@ -542,7 +571,7 @@ class Host:
             return HostError(
                 "tab_crashed",
                 "the tab crashed while the call ran; it is replaced by a new blank tab at the same "
-                f"index (see web_tabs) ({message})",
+                f"index (see browser_tabs) ({message})",
             )
         if session.ended is not None:
             return HostError("session_ended", f"{session.ended} while the call ran ({message})")
@@ -555,7 +584,7 @@ class Host:
             return HostError(
                 "tab_closed",
                 f"the tab was closed while the call ran; the next call runs on the current tab "
-                f"(see web_tabs) ({message})",
+                f"(see browser_tabs) ({message})",
             )
         return HostError("playwright_error", _clip(str(error.message)))
 
@@ -594,6 +623,24 @@ class Host:
             kind = args.get("type") if isinstance(args, dict) else None
             outcome.image_mime = "image/jpeg" if kind == "jpeg" else "image/png"
         return outcome
+
+
+def _scrub(outcome: ToolOutcome, secrets: Secrets) -> None:
+    """Show every secret value in `outcome` as its `${NAME}` (what a transport, a log or a trail
+    takes from it)."""
+    outcome.value = cast(JsonValue, secrets.scrub_json(outcome.value))
+    if outcome.display is not None:
+        outcome.display = secrets.scrub(outcome.display)
+    outcome.extras = cast(JsonObject, secrets.scrub_json(outcome.extras))
+    if outcome.details is not None:
+        outcome.details = cast(JsonObject, secrets.scrub_json(outcome.details))
+    error = outcome.error
+    if error is not None:
+        error.message = secrets.scrub(error.message)
+        if error.path is not None:
+            error.path = secrets.scrub(error.path)
+        if error.details is not None:
+            error.details = cast(JsonObject, secrets.scrub_json(error.details))
 
 
 _CLOSED_WORDS = ("closed", "crash", "disconnected", "connection", "detached")

@@ -8,6 +8,7 @@ parsed again.
 from __future__ import annotations
 
 import importlib.util
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -18,6 +19,8 @@ from host.yaml_cache import YamlCache
 HOST_DIR = Path(__file__).resolve().parent
 HOST_TOOLS_DIR = HOST_DIR / "tools"
 HOST_TOOLSETS_DIR = HOST_DIR / "toolsets"
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a tool name or alias may be (MCP's rule for tool names)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,9 @@ class ToolDescriptor:
     session, so a replay needs it."""
     python_call: str = ""
     """A generated tool's Playwright call (`page.locator(self.selector).fill`), for exports."""
+    aliases: tuple[str, ...] = ()
+    """Former names the tool still answers to (MCP calls, the scripting callback, trail replay);
+    only `name` is listed, and a recorder writes `name`."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +89,16 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
     parameters = data.get("parameters")
     if not isinstance(parameters, dict) or parameters.get("type") != "object":
         raise ValueError(f"{path}: parameters must be an object schema")
+    name = str(data["name"])
+    aliases = data.get("aliases") or []
+    if not isinstance(aliases, list) or not all(
+        isinstance(a, str) and TOOL_NAME.fullmatch(a) for a in aliases
+    ):
+        raise ValueError(f"{path}: aliases must be a list of tool names ([A-Za-z0-9_-], 1-64)")
+    if name in aliases or len(set(aliases)) != len(aliases):
+        raise ValueError(f"{path}: aliases must differ from the name and from each other")
     return ToolDescriptor(
-        name=str(data["name"]),
+        name=name,
         description=str(data.get("description", "")),
         parameters=cast(JsonObject, parameters),
         returns=cast(JsonObject, data.get("returns") or {}),
@@ -96,6 +110,7 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
         navigates=tuple(str(n) for n in data.get("navigates") or ()) if origin == "host" else (),
         is_recordable=bool(data.get("isRecordable", False)),
         python_call=str(calls.get("python", "")) if origin == "generated" else "",
+        aliases=tuple(aliases),
     )
 
 

@@ -1,6 +1,6 @@
 """The worker process of `playwright_execute`: runs one caller's code, then exits.
 
-Started by `host.tools.playwright_execute` ahead of need (Python and Playwright already imported), it reads one job
+Started by `host.tools.browser_execute_python` ahead of need (Python and Playwright already imported), it reads one job
 from stdin, connects to the host's browser over CDP, finds the session's current tab by its CDP
 target id, and runs the code as the body of `async def(page, context, browser)`. `context` is a
 proxy whose methods run on the session's real BrowserContext in the host (over this process's

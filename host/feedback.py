@@ -37,12 +37,12 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
     value["tabs"] = len(session.tabs)
     value["tab"] = session.index_of(tab.page) if tab is not None else None
     if len(session.tabs) > 1:
-        lines.append(f"tabs: {len(session.tabs)}, current {value['tab']} (web_tabs to switch)")
+        lines.append(f"tabs: {len(session.tabs)}, current {value['tab']} (browser_tabs to switch)")
     dialog = session.blocking_dialog()
     if dialog is not None:
         value["dialog"] = describe_dialog(dialog)
         lines.append(
-            f"dialog open: {dialog.type} {dialog.message[:200]!r} (answer with web_handle_dialog)"
+            f"dialog open: {dialog.type} {dialog.message[:200]!r} (answer with browser_handle_dialog)"
         )
     errors = session.take_new_errors()
     if errors:

@@ -29,11 +29,24 @@ log = logging.getLogger(__name__)
 SERVER_NAME = "playwright-tool-host"
 INSTRUCTIONS = (
     "Browser tools. Each connection has its own browser session (cookies, storage, tabs); every "
-    "tool acts on the current tab (see web_tabs). Start with web_snapshot: its refs (e12) are the "
-    "best targets. Results may carry 'dialogs' (open dialogs: answer with web_handle_dialog), "
+    "tool acts on the current tab (see browser_tabs). Start with browser_snapshot: its refs (e12) are the "
+    "best targets. Results may carry 'dialogs' (open dialogs: answer with browser_handle_dialog), "
     "'notes' (tabs opened, crashes) and 'session' (a new session)."
 )
 _KEY = "host.session_key"
+
+
+def instructions(host: Host) -> str:
+    """What the model is told on `initialize`: how the tools work, and the names of the secrets
+    it may type (`--secrets`; their values are never told)."""
+    names = host.config.secrets.names()
+    if not names:
+        return INSTRUCTIONS
+    shown = ", ".join("${" + name + "}" for name in names)
+    return (
+        f"{INSTRUCTIONS} Secrets: type {shown} in the text of browser_type, browser_fill_form or "
+        "browser_send_keys to enter the value; results show the name, never the value."
+    )
 
 
 def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> SessionKey:
@@ -148,7 +161,7 @@ def build_server(
     server: Server[Any] = Server(
         SERVER_NAME,
         version="0.1.0",
-        instructions=INSTRUCTIONS,
+        instructions=instructions(host),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )

@@ -114,14 +114,32 @@ class ToolRegistry:
             toolsets = self._descriptors_from_package()
         for descriptor in read_descriptors(HOST_TOOLS_DIR, "host", cache):
             existing = self.tools.get(descriptor.name)
+            if existing is not None and existing.origin == "host":
+                raise ValueError(
+                    f"two host tool descriptors in {HOST_TOOLS_DIR} are named {descriptor.name}; "
+                    "each tool has one <name>.tool.yaml (remove the stale one)"
+                )
             if existing is not None and descriptor.name not in OVERRIDES:
                 raise ValueError(f"host tool {descriptor.name} clashes with a generated tool")
             self.tools[descriptor.name] = descriptor
+        self.aliases: dict[str, str] = {}
+        """Each former name and the tool it names now (`resolve`)."""
+        for descriptor in self.tools.values():
+            for alias in descriptor.aliases:
+                if alias in self.tools:
+                    raise ValueError(f"{descriptor.name}'s alias {alias} is the name of a tool")
+                if alias in self.aliases:
+                    raise ValueError(
+                        f"{descriptor.name}'s alias {alias} is already an alias of "
+                        f"{self.aliases[alias]}"
+                    )
+                self.aliases[alias] = descriptor.name
         for toolset in [*toolsets, *read_toolsets(HOST_TOOLSETS_DIR, cache)]:
-            unknown = [t for t in toolset.tools if t not in self.tools]
+            unknown = [t for t in toolset.tools if self.resolve(t) not in self.tools]
             if unknown:
                 raise ValueError(f"toolset {toolset.name} names unknown tools: {unknown}")
-            self.toolsets[toolset.name] = toolset
+            tools = tuple(dict.fromkeys(self.resolve(t) for t in toolset.tools))
+            self.toolsets[toolset.name] = Toolset(toolset.name, toolset.always_enabled, tools)
         if cache is not None:
             cache.save()
         self._impls: dict[str, HostImpl] = {}
@@ -176,10 +194,18 @@ class ToolRegistry:
 
     # -- lookup and validation -------------------------------------------------------------
 
+    def resolve(self, name: str) -> str:
+        """The tool's listed name: `name` itself, or the tool a former name (alias) stands for."""
+        return self.aliases.get(name, name)
+
     def lookup(self, name: str, enabled: frozenset[str] | None) -> ToolDescriptor:
+        """The tool called `name` (or whose alias it is), if `enabled` holds it (None: every
+        tool)."""
+        name = self.resolve(name)
         descriptor = self.tools.get(name)
         if descriptor is None or (enabled is not None and name not in enabled):
             pool = sorted(enabled if enabled is not None else self.tools)
+            pool += sorted(a for a, tool in self.aliases.items() if tool in pool)
             folded = {n.lower(): n for n in pool}
             guesses = [folded[name.lower()]] if name.lower() in folded else []
             guesses += [

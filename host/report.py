@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from host.core import EXECUTE_TOOL, OBJECTIVE_TOOL
 from host.descriptors import HOST_TOOLSETS_DIR, ToolDescriptor, read_toolsets
 from host.mcp_server import listed_schema
 from host.registry import ToolRegistry
@@ -87,15 +88,16 @@ def render(registry: ToolRegistry) -> str:
         "",
         f"The default listing is `{BUDGETED}` and every tool marked `surfaceToLlm`. Its budget: at",
         f"most {MAX_TOOLS} tools, at most {MAX_TOKENS} tokens, every description at most",
-        f"{MAX_DESCRIPTION} characters (`playwright_execute` is listed with --enable-execute only,",
-        "`web_objective` with --record only).",
+        f"{MAX_DESCRIPTION} characters (`{EXECUTE_TOOL}` is listed with --enable-execute only,",
+        f"`{OBJECTIVE_TOOL}` with --record only). The `caps` toolset's tools are listed only with",
+        "their `--caps` capability, outside this budget.",
         f"Reference: {REFERENCE}",
         "",
         "| toolset | tools | tokens | longest description |",
         "|---|---:|---:|---:|",
     ]
     agent = default_costs(registry)
-    optional = ("playwright_execute", "web_objective")
+    optional = (EXECUTE_TOOL, OBJECTIVE_TOOL)
     without = [c for c in agent if c.name not in optional]
     rows = [
         ("default listing (with --enable-execute and --record)", agent),

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import (
-    Browser,
     BrowserContext,
     ConsoleMessage,
     Dialog,
@@ -25,6 +24,7 @@ from playwright.async_api import (
     WebError,
 )
 
+from host.browser_options import request_origin
 from host.config import HostConfig
 from host.downloads import default_output_dir, save_download
 from host.globs import url_matches
@@ -175,6 +175,10 @@ class Session:
         self.network: deque[tuple[Request, JsonObject]] = deque(maxlen=config.buffer_limit)
         self.network_dropped = 0
         self._network_index: dict[Request, JsonObject] = {}
+        self.requests_by_id: dict[int, Request] = {}
+        """The latest `buffer_limit` requests by their `id` (browser_network_request), kept when
+        browser_network_requests takes the list."""
+        self._next_request_id = 1
         self.responses: deque[Response] = deque(maxlen=min(config.buffer_limit, 200))
         self._response_waiters: list[_ResponseWaiter] = []
         self.open_dialogs: list[Dialog] = []
@@ -213,12 +217,13 @@ class Session:
     async def create(
         cls,
         key: SessionKey,
-        browser: Browser,
+        context: BrowserContext,
         generation: int,
         config: HostConfig,
         guard: SelfGuard | None = None,
     ) -> Session:
-        context = await browser.new_context()
+        """A session on `context` (made for it by the browser pool), with its listeners, guards
+        and first tab; the context is closed if that fails."""
         session = cls(key, context, generation, config)
         context.set_default_timeout(config.action_timeout * 1000)
         context.set_default_navigation_timeout(config.navigation_timeout * 1000)
@@ -230,9 +235,16 @@ class Session:
         session._listen("network")
         try:
             await context.add_init_script(console_limiter(config.console_rate))
+            for script in config.browser.init_scripts:
+                await context.add_init_script(script.source)
             if guard is not None:
                 await guard.install(context, session._on_self_request)
-            page = await context.new_page()
+            if config.browser.filters_origins:
+                await context.route("**/*", session._filter_origin)
+            if config.browser.save_trace:
+                await context.tracing.start(screenshots=True, snapshots=True, sources=False)
+            # A persistent profile's context comes with its first tab.
+            page = context.pages[0] if context.pages else await context.new_page()
         except BaseException:
             await context.close()
             raise
@@ -305,6 +317,22 @@ class Session:
             with contextlib.suppress(Exception):  # the tab closed meanwhile
                 await tab.cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
 
+    async def _filter_origin(self, route: Route) -> None:
+        """`--blocked-origins` / `--browser-allowed-origins`: a request elsewhere is aborted and
+        noted; one the options allow goes on to the next route (the self guard, the network)."""
+        url = route.request.url
+        if self.config.browser.allows_origin(request_origin(url)):
+            await route.fallback()
+            return
+        self.note(
+            {
+                "event": "request_blocked",
+                "url": clip(url, 200),
+                "why": "the host's --blocked-origins / --browser-allowed-origins refuse its origin",
+            }
+        )
+        await route.abort("blockedbyclient")
+
     def _on_self_request(self, url: str) -> None:
         self.note(
             {
@@ -322,11 +350,26 @@ class Session:
         for waiter in self._response_waiters:
             if not waiter.future.done():
                 waiter.future.cancel()
+        if self.config.browser.save_trace:
+            await self._save_trace()
         try:
             async with asyncio.timeout(10):
                 await self.context.close()
         except Exception:  # the browser may be gone already, or too busy to answer
             log.debug("closing a context failed", exc_info=True)
+
+    async def _save_trace(self) -> None:
+        """`--save-trace`: the session's trace, to OUTPUT_DIR/traces/<transport>-<time>-<id>.zip."""
+        folder = (self.config.output_dir or default_output_dir()) / "traces"
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        path = folder / f"{self.key.transport}-{stamp}-{self.id[:8]}.zip"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            async with asyncio.timeout(30):
+                await self.context.tracing.stop(path=str(path))
+            log.info("saved a trace to %s", path)
+        except Exception as error:  # the browser may be gone: then there is nothing to save
+            log.warning("the session's trace could not be saved: %s", error)
 
     def _end(self, reason: str) -> None:
         if self.ended is None:
@@ -565,6 +608,7 @@ class Session:
             old, _ = self.network[0]
             self._network_index.pop(old, None)
         entry: JsonObject = {
+            "id": self._next_request_id,
             "method": request.method,
             "url": clip(request.url, 2048),
             "resourceType": request.resource_type,
@@ -573,6 +617,10 @@ class Session:
         }
         self.network.append((request, entry))
         self._network_index[request] = entry
+        self.requests_by_id[self._next_request_id] = request
+        self._next_request_id += 1
+        if len(self.requests_by_id) > self.config.buffer_limit:
+            del self.requests_by_id[next(iter(self.requests_by_id))]
 
     def _on_response(self, response: Response) -> None:
         entry = self._network_index.get(response.request)
@@ -658,7 +706,7 @@ class Session:
                     "event": "flood",
                     "kind": "dialog",
                     "detail": "a page opened more than 20 dialogs in a second; this one stays "
-                    "open (answer it with web_handle_dialog)",
+                    "open (answer it with browser_handle_dialog)",
                 }
             )
         elif policy in ("accept", "dismiss") and self._dialog_rate.count <= 20:
@@ -755,9 +803,11 @@ async def _apply_route(route: Route, rule: RouteRule) -> None:
         overrides = spec.get("headers")
         if isinstance(overrides, dict):
             merged = {**route.request.headers, **{k: str(v) for k, v in overrides.items()}}
-            await route.continue_(headers=merged)
+            # `fallback`, not `continue_`: the request still passes the routes installed before
+            # this rule (the self guard, the origin filter) on its way out.
+            await route.fallback(headers=merged)
         else:
-            await route.continue_()
+            await route.fallback()
 
 
 async def _close_quietly(page: Page) -> None:

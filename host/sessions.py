@@ -86,8 +86,9 @@ class SessionManager:
         try:
             browser = await self._pool.browser(timeout)
             async with asyncio.timeout(timeout):
+                context = await self._pool.new_context(browser)
                 session = await Session.create(
-                    key, browser, self._pool.generation, self._config, self._guard
+                    key, context, self._pool.generation, self._config, self._guard
                 )
             session.cdp_url = self._pool.cdp_url
         except BaseException as error:

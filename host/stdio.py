@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
+import select
 import stat
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
@@ -27,7 +29,11 @@ from host.limits import json_depth
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
     from mcp.shared.message import SessionMessage
+
+    from host.early_answers import EarlyResponder
 # The SDK is imported by `serve_wire`, not here: the wire is set up before the SDK is loaded.
+
+log = logging.getLogger(__name__)
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -70,7 +76,9 @@ class StdioWire:
     async def _chunks(self) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
         mode = os.fstat(self._in).st_mode
-        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode):
+        if (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)) and _pollable(
+            self._in
+        ):
             reader = asyncio.StreamReader(limit=1 << 16)
             await loop.connect_read_pipe(
                 lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(self._in, "rb", 0)
@@ -78,7 +86,8 @@ class StdioWire:
             while chunk := await reader.read(1 << 16):
                 yield chunk
             return
-        # A regular file (a recorded session replayed into the host): reads never block long.
+        # A regular file (a recorded session replayed into the host) or a device the event loop
+        # cannot watch (`/dev/null`): reads never block long.
         while chunk := os.read(self._in, 1 << 16):
             yield chunk
             await asyncio.sleep(0)
@@ -150,6 +159,21 @@ class _FlowControl(asyncio.streams.FlowControlMixin, asyncio.Protocol):
             self._closed.set_result(None)
 
 
+def _pollable(fd: int) -> bool:
+    """Whether the event loop can watch `fd` (epoll refuses some devices, `/dev/null` among
+    them, and the loop would only say so in a callback's traceback)."""
+    if not hasattr(select, "epoll"):
+        return True
+    poller = select.epoll()
+    try:
+        poller.register(fd, select.EPOLLIN)
+    except PermissionError:
+        return False
+    finally:
+        poller.close()
+    return True
+
+
 def error_line(request_id: Any, code: int, message: str) -> bytes:
     """A JSON-RPC error response, as one line."""
     body = {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
@@ -192,11 +216,23 @@ async def serve_wire(
     *,
     max_depth: int,
     on_gone: Callable[[str], None],
+    early: EarlyResponder | None = None,
 ) -> None:
-    """Move messages between the wire and the server's streams until the client is gone."""
+    """Move messages between the wire and the server's streams until the client is gone.
+
+    With `early` (see host/early_answers.py), the lines come from it, after the replay of what
+    it answered; the SDK's answer to a replayed request is not sent, and the SDK's answers it
+    can keep are kept."""
     import anyio
     import mcp_types as types
     from mcp.shared.message import SessionMessage
+
+    from host.early_answers import Waiting
+
+    replayed: dict[int | str, asyncio.Event] = {}
+    """Ids of replayed requests (answered early): their answers are not sent."""
+    captures: dict[int | str, str | None] = {}
+    """Ids of requests whose answer is kept, and its key (None: an id used twice, not kept)."""
 
     async def write(data: bytes) -> None:
         try:
@@ -205,9 +241,34 @@ async def serve_wire(
             on_gone("the client closed stdout")
             raise
 
+    async def incoming() -> AsyncIterator[Waiting]:
+        if early is None:
+            async for line in wire.lines():
+                yield Waiting(line)
+            return
+        replay = await early.handover()
+        if replay is not None:
+            for line in (replay.initialize, *replay.notifications):
+                try:
+                    message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+                except ValueError:  # read as the SDK reads it when answered early: not expected
+                    log.warning("a message answered early does not parse: %r", line[:200])
+                    continue
+                if line is replay.initialize:
+                    answered = replayed[replay.request_id] = asyncio.Event()
+                    await read_send.send(SessionMessage(message))
+                    await answered.wait()
+                else:
+                    await read_send.send(SessionMessage(message))
+        if early.gone is not None:
+            on_gone(early.gone)
+        while (waiting := await early.next()) is not None:
+            yield waiting
+
     async def read() -> None:
         async with read_send:
-            async for line in wire.lines():
+            async for waiting in incoming():
+                line = waiting.line
                 if line is None:
                     await write(
                         error_line(
@@ -224,6 +285,8 @@ async def serve_wire(
                     except ValueError as error:
                         refusal = PARSE_ERROR, _parse_failure(error)
                     else:
+                        if waiting.key is not None and isinstance(message, types.JSONRPCRequest):
+                            captures[message.id] = None if message.id in captures else waiting.key
                         await read_send.send(SessionMessage(message))
                         continue
                 await write(error_line(_request_id(line), *refusal))
@@ -232,7 +295,19 @@ async def serve_wire(
     async def send() -> None:
         async with write_receive:
             async for outgoing in write_receive:
-                await write(_encode(outgoing))
+                message = outgoing.message
+                answers: int | str | None = None
+                if isinstance(message, types.JSONRPCResponse | types.JSONRPCError):
+                    answers = message.id
+                if answers is not None and answers in replayed:
+                    replayed.pop(answers).set()
+                    continue
+                data = _encode(outgoing)
+                await write(data)
+                if answers is not None and answers in captures:
+                    key = captures.pop(answers)
+                    if key is not None and early is not None:
+                        early.keep(key, answers, data)
 
     try:
         async with anyio.create_task_group() as group:

@@ -92,7 +92,7 @@ def stale(ref: str) -> HostError:
     return HostError(
         "stale_ref",
         f"ref {ref} is not in the current snapshot of this tab (the page changed or the ref is "
-        "from an older snapshot); take a new snapshot with web_snapshot and use its refs",
+        "from an older snapshot); take a new snapshot with browser_snapshot and use its refs",
         path="target",
     )
 

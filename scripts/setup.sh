@@ -49,10 +49,12 @@ if [ "${1:-}" = "--with-test-tools" ]; then
     npm ci --no-audit --no-fund --silent
     cp package-lock.json node_modules/.setup-lock
   fi
-  if [ ! -x /usr/bin/chromium ]; then
+  # chromium for the browser tests; xvfb for the one that runs it headed (--headed); ffmpeg for
+  # --save-video (Playwright cannot download its own here).
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/Xvfb ] || [ ! -x /usr/bin/ffmpeg ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium xvfb ffmpeg >/dev/null
   fi
 fi

@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from host.browser_options import OptionError, add_browser_options, options_from
 from host.config import LOOPBACK_HOSTS
+from host.config_file import add_config_option, where_set
 from host.executor.settings import (
     BIND_ENV,
     DEFAULT_BIND,
@@ -114,6 +116,8 @@ def add_executor_command(commands: Any) -> None:
         "--log-level", default="info", choices=("debug", "info", "warning", "error")
     )
     add_http_limits(parser)
+    add_browser_options(parser, executor=True)
+    add_config_option(parser)
 
 
 def settings_from(args: argparse.Namespace) -> ExecutorSettings:
@@ -146,6 +150,7 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         max_connections=max(8, args.max_connections),
         header_timeout=max(0.5, args.http_header_timeout),
         body_timeout=max(0.5, args.http_body_timeout),
+        browser=options_from(args, executor=True),
     )
 
 
@@ -159,9 +164,20 @@ def run_executor(args: argparse.Namespace) -> int:
         settings = settings_from(args)
         UrlPolicy(settings.url_origins)
         bind_host, port = parse_address(args.bind or os.environ.get(BIND_ENV) or DEFAULT_BIND)
+    except OptionError as error:
+        print(f"error: {error}{where_set(error.option, args.config_origins)}", file=sys.stderr)
+        return 2
     except (OSError, ValueError, argparse.ArgumentTypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if settings.browser.needs_probe and "chromium" in settings.engines:
+        from host.startup_probe import probe_options
+
+        try:
+            asyncio.run(probe_options(settings.host_config("chromium")))
+        except OptionError as error:
+            print(f"error: {error}{where_set(error.option, args.config_origins)}", file=sys.stderr)
+            return 2
     if bind_host not in LOOPBACK_HOSTS and not settings.token:
         print(
             f"error: binding to {bind_host} (not loopback) needs a bearer token: set {TOKEN_ENV} "

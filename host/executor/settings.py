@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from host.browser_options import BrowserOptions
 from host.config import DEFAULT_BROWSER_ARGS, HostConfig
 from host.executor.portguard import chromium_guard
 
@@ -76,6 +77,9 @@ class ExecutorSettings:
     max_connections: int = 512
     """HTTP connections held at once (below the descriptor limit); past it, 503."""
 
+    browser: BrowserOptions = field(default_factory=BrowserOptions)
+    """Every action's context options (`--viewport-size`, `--device`, ...; `--headed`)."""
+
     def host_config(self, engine: str, proxy: str | None = None) -> HostConfig:
         """The host's configuration for `engine`: sessions for every running action and a few
         more; with `proxy`, every request of the browser goes through it; the guarded ports
@@ -95,7 +99,8 @@ class ExecutorSettings:
             engine=engine,
             executable_path=self.executable_path if chromium else None,
             browser_args=browser_args if chromium else (),
-            headless=self.headless,
+            headless=self.headless and not self.browser.headed,
+            browser=self.browser,
             max_sessions=self.max_concurrent + 8,
             action_timeout=self.step_timeout_ms / 1000,
             # The runner enforces each action's own limit; the host's is only a backstop.

@@ -1,6 +1,6 @@
-"""`click`: Click an element.
+"""`browser_click`: Click an element.
 
-Described by `click.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_click.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -17,7 +17,7 @@ _OPENS_TAB = """e => { const a = e.closest('a[href]');
   return !!a && !!a.target && !['_self', '_parent', '_top'].includes(a.target) }"""
 
 
-async def click(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_click(call: CallContext, args: JsonObject) -> JsonValue:
     locator = await locate(call.tab, str(args["target"]))
     modifiers = cast(list[str], args.get("modifiers") or [])
     button = str(args.get("button", "left"))

@@ -1,7 +1,7 @@
-"""`web_console_messages`: Console messages and uncaught page errors of every tab of the session,
+"""`browser_console_messages`: Console messages and uncaught page errors of every tab of the session,
 oldest first, at or above a level.
 
-Described by `web_console_messages.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_console_messages.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -12,7 +12,7 @@ from host.registry import CallContext
 from host.session import level_at_least
 
 
-async def web_console_messages(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_console_messages(call: CallContext, args: JsonObject) -> JsonValue:
     session = call.session
     minimum = str(args.get("level", "info"))
     messages: list[JsonValue] = [

@@ -1,6 +1,6 @@
-"""`drag`: Drag one element onto another.
+"""`browser_drag`: Drag one element onto another.
 
-Described by `drag.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_drag.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -12,7 +12,7 @@ from host.registry import CallContext
 from host.targets import locate
 
 
-async def drag(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_drag(call: CallContext, args: JsonObject) -> JsonValue:
     source = await locate(call.tab, str(args["target"]))
     await source.drag_to(await locate(call.tab, str(args["to"])))
     return await page_feedback(call.session)

@@ -1,8 +1,8 @@
-"""`dropdown_options`: List the options of a <select> (text, value, selected, disabled) or of an
+"""`browser_dropdown_options`: List the options of a <select> (text, value, selected, disabled) or of an
 ARIA combobox, listbox or menu, including its popup named by aria-controls (open it first if its
 options are not rendered); ARIA options come with a target to click.
 
-Described by `dropdown_options.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_dropdown_options.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -52,7 +52,7 @@ _OPTIONS_JS = """(el, max) => {
 MAX_OPTIONS = 200
 
 
-async def dropdown_options(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_dropdown_options(call: CallContext, args: JsonObject) -> JsonValue:
     locator = await locate(call.tab, str(args["target"]))
     found = cast(JsonObject, await locator.evaluate(_OPTIONS_JS, MAX_OPTIONS))
     count = found.pop("count")

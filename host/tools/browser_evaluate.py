@@ -1,7 +1,7 @@
-"""`evaluate`: Run a JavaScript expression in the page and return its JSON value; with target,
+"""`browser_evaluate`: Run a JavaScript expression in the page and return its JSON value; with target,
 expression is a function called with the element, e.g.
 
-Described by `evaluate.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_evaluate.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -15,7 +15,7 @@ from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
 from host.targets import locate
 
 
-async def evaluate(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_evaluate(call: CallContext, args: JsonObject) -> JsonValue:
     expression = bounded_expression(
         str(args["expression"]), call.config.max_result_bytes, MAX_RESULT_DEPTH
     )

@@ -1,4 +1,4 @@
-"""`playwright_execute`: Python code against the session's tab, in a process that can be stopped.
+"""`browser_execute_python`: Python code against the session's tab, in a process that can be stopped.
 
 Design: the code runs in a worker process (`host.execute_worker`), not in the host. A blocking
 `time.sleep(1000)` or a `while True: pass` in the host's event loop would stall every session, and
@@ -106,7 +106,7 @@ async def _answer_rpc(session: Session, message: dict[str, Any]) -> JsonObject:
         return {"ok": False, "error": f"context.{method}: {error}"}
 
 
-async def playwright_execute(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_execute_python(call: CallContext, args: JsonObject) -> JsonValue:
     timeout = execute_timeout(args)
     session = call.session
     endpoint = session.cdp_url

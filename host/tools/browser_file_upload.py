@@ -1,7 +1,7 @@
-"""`upload_file`: Upload a file into a file input: target is the input or an element near it (its
+"""`browser_file_upload`: Upload a file into a file input: target is the input or an element near it (its
 nearest input[type=file] is used).
 
-Described by `upload_file.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_file_upload.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -14,7 +14,7 @@ from host.targets import locate
 from host.uploads import check_upload, file_input
 
 
-async def upload_file(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:
     path = check_upload(call.config, str(args["path"]))
     target = await file_input(await locate(call.tab, str(args["target"])))
     await target.set_input_files(str(path))

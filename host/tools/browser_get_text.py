@@ -1,6 +1,6 @@
-"""`get_text`: Read the visible text of the page or of target, cut at 10,000 characters.
+"""`browser_get_text`: Read the visible text of the page or of target, cut at 10,000 characters.
 
-Described by `get_text.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_get_text.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -13,7 +13,7 @@ from host.results import Rendered
 from host.targets import locate
 
 
-async def get_text(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_get_text(call: CallContext, args: JsonObject) -> JsonValue:
     target = args.get("target")
     if isinstance(target, str):
         source = await locate(call.tab, target)

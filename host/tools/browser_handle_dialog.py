@@ -1,7 +1,7 @@
-"""`web_handle_dialog`: Answer the open alert, confirm, prompt or beforeunload dialog (results list
+"""`browser_handle_dialog`: Answer the open alert, confirm, prompt or beforeunload dialog (results list
 open dialogs under "dialogs"); with no dialog open, the answer is kept for the next dialog.
 
-Described by `web_handle_dialog.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_handle_dialog.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -12,7 +12,7 @@ from host.registry import CallContext
 from host.session import describe_dialog
 
 
-async def web_handle_dialog(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_handle_dialog(call: CallContext, args: JsonObject) -> JsonValue:
     session = call.session
     accept = bool(args["accept"])
     text = args.get("promptText")

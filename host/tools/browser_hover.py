@@ -1,6 +1,6 @@
-"""`hover`: Move the mouse over an element (menus, tooltips).
+"""`browser_hover`: Move the mouse over an element (menus, tooltips).
 
-Described by `hover.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_hover.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -12,6 +12,6 @@ from host.registry import CallContext
 from host.targets import locate
 
 
-async def hover(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_hover(call: CallContext, args: JsonObject) -> JsonValue:
     await (await locate(call.tab, str(args["target"]))).hover()
     return await page_feedback(call.session)

@@ -1,6 +1,6 @@
-"""`navigate`: Open a URL in the current tab, or go back, forward or reload.
+"""`browser_navigate`: Open a URL in the current tab, or go back, forward or reload.
 
-Described by `navigate.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_navigate.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -11,7 +11,7 @@ from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 
 
-async def navigate(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
     url = str(args["url"])
     page = call.tab.page
     wait = str(args.get("waitUntil", "load"))

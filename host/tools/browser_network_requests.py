@@ -1,7 +1,7 @@
-"""`web_network_requests`: The session's requests since the last call of this tool: method, URL,
+"""`browser_network_requests`: The session's requests since the last call of this tool: method, URL,
 resource type, status (null while pending) and failure (null unless it failed).
 
-Described by `web_network_requests.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_network_requests.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -11,6 +11,6 @@ from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 
 
-async def web_network_requests(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_network_requests(call: CallContext, args: JsonObject) -> JsonValue:
     entries, dropped = call.session.take_network()
     return {"requests": entries, "dropped": dropped}

@@ -1,6 +1,6 @@
-"""`web_objective`: opens a new objective (a Trailblaze `prompt`) in the caller's recorded trail.
+"""`browser_objective`: opens a new objective (a Trailblaze `prompt`) in the caller's recorded trail.
 
-Described by `web_objective.tool.yaml` beside this file.
+Described by `browser_objective.tool.yaml` beside this file.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 
 
-async def web_objective(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_objective(call: CallContext, args: JsonObject) -> JsonValue:
     recorder = call.recorder
     if recorder is None:
         raise HostError(

@@ -1,8 +1,8 @@
-"""`web_route`: Intercept the session's requests whose URL matches a glob (`**` any characters, `*`
+"""`browser_route`: Intercept the session's requests whose URL matches a glob (`**` any characters, `*`
 any but `/`, `{a,b}` either) and fulfill them with a mock response, abort them with a network
 error, or continue them with extra or replaced headers.
 
-Described by `web_route.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_route.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -18,7 +18,7 @@ from host.session import RouteRule
 MAX_ROUTES = 100
 
 
-async def web_route(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_route(call: CallContext, args: JsonObject) -> JsonValue:
     actions = [a for a in ("fulfill", "abort", "continue") if a in args]
     if len(actions) != 1:
         raise HostError(

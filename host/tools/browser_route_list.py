@@ -1,7 +1,7 @@
-"""`web_route_list`: List the routes web_route installed in this session, with how often each
+"""`browser_route_list`: List the routes web_route installed in this session, with how often each
 matched.
 
-Described by `web_route_list.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_route_list.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -11,5 +11,5 @@ from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 
 
-async def web_route_list(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_route_list(call: CallContext, args: JsonObject) -> JsonValue:
     return {"routes": [rule.to_json() for rule in call.session.routes]}

@@ -1,6 +1,6 @@
-"""`select_option`: Choose options of a native <select> by value or visible label.
+"""`browser_select_option`: Choose options of a native <select> by value or visible label.
 
-Described by `select_option.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_select_option.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -14,7 +14,7 @@ from host.registry import CallContext
 from host.targets import locate
 
 
-async def select_option(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_select_option(call: CallContext, args: JsonObject) -> JsonValue:
     locator = await locate(call.tab, str(args["target"]))
     values = cast(list[str], args["values"])
     chosen = await locator.select_option(values)

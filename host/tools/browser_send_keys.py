@@ -1,8 +1,8 @@
-"""`send_keys`: Press keys, optionally after focusing target: single keys and combinations such as
+"""`browser_send_keys`: Press keys, optionally after focusing target: single keys and combinations such as
 Enter, Escape, Tab, ArrowDown, Control+a, Shift+Tab, separated by spaces; then type text, if
 given.
 
-Described by `send_keys.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_send_keys.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -15,7 +15,7 @@ from host.registry import CallContext
 from host.targets import locate
 
 
-async def send_keys(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_send_keys(call: CallContext, args: JsonObject) -> JsonValue:
     page = call.tab.page
     target = args.get("target")
     if isinstance(target, str):
@@ -27,5 +27,5 @@ async def send_keys(call: CallContext, args: JsonObject) -> JsonValue:
     for key in keys:
         await page.keyboard.press(key)
     if isinstance(text, str):
-        await page.keyboard.type(text)
+        await page.keyboard.type(call.config.secrets.reveal(text))
     return await page_feedback(call.session)

@@ -1,7 +1,7 @@
-"""`web_snapshot`: Accessibility snapshot of the current tab (or of target) with element refs like
+"""`browser_snapshot`: Accessibility snapshot of the current tab (or of target) with element refs like
 [ref=e12] (f1e3 inside iframes); only the latest snapshot's refs work.
 
-Described by `web_snapshot.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_snapshot.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -14,7 +14,7 @@ from host.results import Rendered
 from host.targets import locate, record_refs
 
 
-async def web_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
     tab = call.tab
     depth = args.get("depth")
     kwargs: dict[str, object] = {"mode": "ai", "timeout": call.config.action_timeout * 1000}

@@ -1,6 +1,6 @@
-"""`web_tabs`: List, select, open or close the session's tabs.
+"""`browser_tabs`: List, select, open or close the session's tabs.
 
-Described by `web_tabs.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_tabs.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -25,7 +25,7 @@ async def _tabs_with_titles(call: CallContext) -> list[JsonValue]:
     return tabs
 
 
-async def web_tabs(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_tabs(call: CallContext, args: JsonObject) -> JsonValue:
     session = call.session
     action = args.get("action", "list")
     index = args.get("index")

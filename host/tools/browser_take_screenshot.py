@@ -1,7 +1,7 @@
-"""`screenshot`: Take a PNG screenshot of the viewport, the full page or one element; returns it as
+"""`browser_take_screenshot`: Take a PNG screenshot of the viewport, the full page or one element; returns it as
 an image.
 
-Described by `screenshot.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_take_screenshot.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -15,7 +15,7 @@ from host.results import Image
 from host.targets import locate
 
 
-async def screenshot(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_take_screenshot(call: CallContext, args: JsonObject) -> JsonValue:
     target = args.get("target")
     if isinstance(target, str):
         data = await (await locate(call.tab, target)).screenshot(type="png")

@@ -1,6 +1,6 @@
-"""`fill`: Replace the text of an input, textarea or contenteditable element.
+"""`browser_type`: Replace the text of an input, textarea or contenteditable element.
 
-Described by `fill.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_type.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -12,9 +12,9 @@ from host.registry import CallContext
 from host.targets import locate
 
 
-async def fill(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_type(call: CallContext, args: JsonObject) -> JsonValue:
     locator = await locate(call.tab, str(args["target"]))
-    await locator.fill(str(args["text"]))
+    await locator.fill(call.config.secrets.reveal(str(args["text"])))
     if args.get("submit"):
         await locator.press("Enter")
     return await page_feedback(call.session)

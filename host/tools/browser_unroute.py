@@ -1,6 +1,6 @@
-"""`web_unroute`: Remove every route web_route installed with exactly this URL glob.
+"""`browser_unroute`: Remove every route web_route installed with exactly this URL glob.
 
-Described by `web_unroute.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_unroute.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -10,6 +10,6 @@ from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 
 
-async def web_unroute(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_unroute(call: CallContext, args: JsonObject) -> JsonValue:
     removed = await call.session.remove_routes(str(args["url"]))
     return {"removed": removed, "routes": len(call.session.routes)}

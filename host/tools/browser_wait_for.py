@@ -1,6 +1,6 @@
-"""`wait_for`: Wait until text appears, text disappears or target is visible (whichever are given).
+"""`browser_wait_for`: Wait until text appears, text disappears or target is visible (whichever are given).
 
-Described by `wait_for.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_wait_for.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -12,7 +12,7 @@ from host.registry import CallContext
 from host.targets import locate
 
 
-async def wait_for(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_wait_for(call: CallContext, args: JsonObject) -> JsonValue:
     page = call.tab.page
     timeout_ms = args.get("timeout")
     timeout = float(timeout_ms) if isinstance(timeout_ms, int | float) else 5000.0

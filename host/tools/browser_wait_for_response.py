@@ -1,8 +1,8 @@
-"""`web_waitForResponse`: Return the first response whose URL matches the glob (and status, if
+"""`browser_wait_for_response`: Return the first response whose URL matches the glob (and status, if
 given) that arrived since the session started and was not returned before, or wait for the next
 one.
 
-Described by `web_waitForResponse.tool.yaml` beside this file; its arguments were checked against that
+Described by `browser_wait_for_response.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
 """
 
@@ -19,7 +19,7 @@ from host.registry import CallContext
 _TEXT_TYPES = ("text/", "json", "javascript", "xml", "x-www-form-urlencoded", "svg")
 
 
-async def web_waitForResponse(call: CallContext, args: JsonObject) -> JsonValue:
+async def browser_wait_for_response(call: CallContext, args: JsonObject) -> JsonValue:
     timeout_ms = args.get("timeout")
     timeout = (
         timeout_ms / 1000 if isinstance(timeout_ms, int | float) else call.config.action_timeout

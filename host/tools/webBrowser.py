@@ -83,7 +83,7 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
         await (locator.click() if action == "click" else locator.hover())
     elif action == "fill":
         sel, value = _need(args, "selector", "value")
-        await (await _locator(call, sel)).fill(value)
+        await (await _locator(call, sel)).fill(call.config.secrets.reveal(value))
     elif action == "select":
         sel, value = _need(args, "selector", "value")
         result = list[JsonValue](await (await _locator(call, sel)).select_option(value))
@@ -137,7 +137,7 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
             await inner.click()
         else:
             (value,) = _need(args, "value")
-            await inner.fill(value)
+            await inner.fill(call.config.secrets.reveal(value))
     elif action == "upload_file":
         sel, file_path = _need(args, "selector", "filePath")
         path = check_upload(call.config, file_path)

@@ -28,6 +28,13 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "--navigation-timeout", type=float, default=30.0, metavar="SECONDS", help="default 30"
     )
     replay.add_argument("--generated", type=Path, help="the generator's output directory")
+    replay.add_argument(
+        "--secrets",
+        type=Path,
+        metavar="PATH",
+        help="a dotenv file of the trail's ${NAME} values (the host's --secrets file); the "
+        "environment fills the names it lacks",
+    )
     export = commands.add_parser(
         "export", help="print a recorded trail as a Playwright test (pytest or @playwright/test)"
     )
@@ -44,13 +51,21 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 def run_replay(args: argparse.Namespace) -> int:
     from host.config import HostConfig
     from host.registry import ToolRegistry
+    from host.secrets_file import SecretsFileError, read_secrets
     from host.trails.replay import EXIT_BAD_TRAIL, check_trail, run, secrets_of
     from host.trails.trail import TrailError, read_trail
 
+    environ = dict(os.environ)
+    if args.secrets is not None:
+        try:
+            environ.update(read_secrets(args.secrets).values)
+        except SecretsFileError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     try:
         trail = read_trail(args.trail)
         registry = ToolRegistry(args.generated)
-        checked = check_trail(trail, registry, dict(os.environ), args.skip_prompts)
+        checked = check_trail(trail, registry, environ, args.skip_prompts)
     except TrailError as error:
         print(f"error: {error}", file=sys.stderr)
         needs_model = "needs a model" in error.message
@@ -62,7 +77,7 @@ def run_replay(args: argparse.Namespace) -> int:
         toolsets=("all",),
         generated_dir=args.generated,
     )
-    secrets = secrets_of(trail, dict(os.environ))
+    secrets = secrets_of(trail, environ)
     return asyncio.run(run(trail, config, checked, secrets))
 
 

@@ -72,6 +72,23 @@ def _invoke(
     return call if language == "python" else f"await {call}"
 
 
+_FORMER_NAMES = {
+    "browser_navigate": "navigate",
+    "browser_click": "click",
+    "browser_type": "fill",
+    "browser_hover": "hover",
+    "browser_select_option": "select_option",
+    "browser_drag": "drag",
+    "browser_file_upload": "upload_file",
+    "browser_send_keys": "send_keys",
+    "browser_wait_for": "wait_for",
+    "browser_tabs": "web_tabs",
+    "browser_handle_dialog": "web_handle_dialog",
+}
+"""The tools exported below, by their listed name and the former name the code below uses (a
+trail may hold either: old trails keep the former names)."""
+
+
 def line_for(
     tool: str, args: dict[str, Any], language: str, descriptor: ToolDescriptor | None = None
 ) -> str:
@@ -79,6 +96,7 @@ def line_for(
     raises NotExportable when the call has no Playwright equivalent."""
     py = language == "python"
     end = "" if py else ";"
+    tool = _FORMER_NAMES.get(tool, tool)
 
     def at(key: str) -> str:
         return as_code(str(args[key]), language)
@@ -178,6 +196,34 @@ def line_for(
         if py:
             return f'page.once("dialog", lambda dialog: {answer})'
         return f'page.once("dialog", (dialog) => {answer});'
+    if tool == "browser_resize":
+        size = {"width": args["width"], "height": args["height"]}
+        return _invoke("page", "setViewportSize", [_value(size, language)], {}, language) + end
+    if tool == "browser_emulate_media":
+        # Playwright's Python API spells "clear this emulation" as the string "null".
+        options = {k: ("null" if py else None) if v is None else v for k, v in args.items()}
+        return _invoke("page", "emulateMedia", [], options, language) + end
+    if tool in ("browser_mouse_click_xy", "browser_mouse_move_xy"):
+        point = [_value(args["x"], language), _value(args["y"], language)]
+        if tool == "browser_mouse_move_xy":
+            return _invoke("page.mouse", "move", point, {}, language) + end
+        options = {"button": args["button"]} if args.get("button") else {}
+        if args.get("double"):
+            options["clickCount"] = 2
+        return _invoke("page.mouse", "click", point, options, language) + end
+    if tool == "browser_mouse_drag_xy":
+        start = [_value(args["startX"], language), _value(args["startY"], language)]
+        stop = [_value(args["endX"], language), _value(args["endY"], language)]
+        return "\n".join(
+            [
+                _invoke("page.mouse", "move", start, {}, language) + end,
+                _invoke("page.mouse", "down", [], {}, language) + end,
+                _invoke("page.mouse", "move", stop, {"steps": 10}, language) + end,
+                _invoke("page.mouse", "up", [], {}, language) + end,
+            ]
+        )
+    if tool == "browser_close":
+        raise NotExportable("browser_close ends the session; a test ends with its own")
     if tool == "webBrowser":
         raise NotExportable("webBrowser actions (use the agent tools to record a test)")
     if descriptor is not None and descriptor.origin == "generated":

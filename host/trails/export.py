@@ -42,7 +42,8 @@ def _body(trail: Trail, registry: ToolRegistry, language: str) -> list[str]:
         prompt = step.prompt
         marker = "#" if language == "python" else "//"
         try:
-            code = line_for(step.tool, step.arguments, language, registry.tools.get(step.tool))
+            descriptor = registry.tools.get(registry.resolve(step.tool))
+            code = line_for(step.tool, step.arguments, language, descriptor)
         except NotExportable as why:
             lines.append(
                 f"{marker} {trail.place(step.line)}: {step.tool} has no Playwright equivalent ({why})"

@@ -49,10 +49,18 @@ class Prepared:
     def with_secret(self, field: str) -> Prepared:
         """These arguments with every typed value replaced by the field's `${NAME}`."""
         secret = "${" + secret_name(field) + "}"
-        typed = [n for n in TYPED_ARGUMENTS if isinstance(self.arguments.get(n), str)]
+        typed = [
+            n
+            for n in TYPED_ARGUMENTS
+            # A value the caller typed by name (`--secrets`) already names its secret.
+            if isinstance(self.arguments.get(n), str) and not _BY_NAME.fullmatch(self.arguments[n])
+        ]
         arguments = {**self.arguments, **dict.fromkeys(typed, secret)}
         note = f"a password field: the trail holds {secret}"
         return Prepared(arguments, (*self.notes, note), ())
+
+
+_BY_NAME = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 
 
 def secret_name(field: str) -> str:

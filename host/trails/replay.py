@@ -71,7 +71,7 @@ def check_trail(
     checked = []
     for step in trail.steps:
         place = trail.place(step.line)
-        descriptor = registry.tools.get(step.tool)
+        descriptor = registry.tools.get(registry.resolve(step.tool))
         if descriptor is None:
             registry_error = _lookup_error(registry, step.tool)
             raise TrailError(place, f"{step.tool}: {registry_error}")

@@ -33,7 +33,7 @@ def test_timeout_sec_defaults_to_60_is_bounded_by_the_schema_and_the_description
     assert execute_timeout({"timeout_sec": 1}) == 1
     assert execute_timeout({"timeout_sec": 42.5}) == 42.5
     registry = ToolRegistry()
-    descriptor = registry.tools["playwright_execute"]
+    descriptor = registry.tools[registry.resolve("playwright_execute")]
     schema = descriptor.parameters["properties"]["timeout_sec"]  # type: ignore[index]
     assert schema["minimum"] == 1 and schema["maximum"] == 300  # type: ignore[index]
     for outside in (0.5, 300.5, 1000):
@@ -143,7 +143,7 @@ def test_off_unless_enabled_absent_from_the_listing_and_refused_everywhere(
         return names, refused
 
     names, refused = run_agent(plain_host, body)
-    assert "playwright_execute" not in names and "web_snapshot" in names
+    assert "browser_execute_python" not in names and "browser_snapshot" in names
     assert "--enable-execute" in refused
     envelope = {
         "version": 1,

@@ -186,8 +186,8 @@ def test_task_through_mcp_with_the_default_toolset(
             return listed, agent.calls
 
     listed, calls = asyncio.run(run())
-    # web_objective is listed only while the host records.
-    assert listed == sorted(set(ToolRegistry().default_listing()) - {"web_objective"})
+    # browser_objective (formerly web_objective) is listed only while the host records.
+    assert listed == sorted(set(ToolRegistry().default_listing()) - {"browser_objective"})
     assert calls == expected, f"{name}: {calls} calls"
 
 

@@ -51,8 +51,8 @@ def test_what_mcp_lists_is_what_the_report_measures(agent_host: ServedHost) -> N
     listed = asyncio.run(listing())
     characters = sum(len(json.dumps(t, separators=(",", ":"), ensure_ascii=False)) for t in listed)
     registry = ToolRegistry()
-    # The agent host runs with --enable-execute and without --record: no web_objective.
-    costs = [c for c in default_costs(registry) if c.name != "web_objective"]
+    # The agent host runs with --enable-execute and without --record: no browser_objective.
+    costs = [c for c in default_costs(registry) if c.name != "browser_objective"]
     assert sorted(t["name"] for t in listed) == sorted(c.name for c in costs)  # type: ignore[type-var]
     assert characters == sum(c.characters for c in costs)
     assert round(characters / 4) <= MAX_TOKENS and len(listed) <= MAX_TOOLS

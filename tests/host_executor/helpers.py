@@ -37,6 +37,9 @@ def _form_page() -> str:
 
 PAGES: dict[str, str] = {
     "/form": _form_page(),
+    # What the page sees of the browser's options, as its title.
+    "/size": "<title>size</title><script>document.title = innerWidth + 'x' + innerHeight + ' '"
+    " + navigator.userAgent + ' ' + (window.__fromInit || 'no-init');</script>",
     "/drift": "<title>drift</title>"
     "<input data-testid=email-input><input name=userName>"
     "<button data-testid=submit-btn onclick=\"document.getElementById('out').textContent ="

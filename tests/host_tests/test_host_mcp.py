@@ -18,10 +18,11 @@ from host_tests.host_helpers import PYTHON, REPO, ServedHost, host_config
 
 # The default toolset (web_agent) as listed by a host without --enable-execute.
 DEFAULT_TOOLS = sorted(
-    set(ToolRegistry().default_listing()) - {"playwright_execute", "web_objective"}
+    set(ToolRegistry().default_listing()) - {"browser_execute_python", "browser_objective"}
 )
-# Every tool but playwright_execute (off unless the host is started with --enable-execute).
-ALL_LISTED = len(ToolRegistry().tools) - 2  # playwright_execute and web_objective are off
+# Every tool but browser_execute_python (off unless the host is started with --enable-execute),
+# browser_objective (only while recording) and the capabilities' tools (only with --caps).
+ALL_LISTED = len(ToolRegistry().tools) - 2 - len(ToolRegistry().toolsets["caps"].tools)
 NODE_MODULES = REPO / "node_modules"
 
 
@@ -42,7 +43,7 @@ async def exercise(client: Client) -> dict[str, Any]:
     unknown = await client.call_tool("evalute", {"expression": "1"})
     return {
         "names": sorted(t.name for t in listed.tools),
-        "schema": next(t for t in listed.tools if t.name == "web_tabs").input_schema,
+        "schema": next(t for t in listed.tools if t.name == "browser_tabs").input_schema,
         "first": first,
         "second": second,
         "bad": bad,

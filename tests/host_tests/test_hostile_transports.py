@@ -462,3 +462,18 @@ def test_a_closed_stdout_ends_the_stdio_host_quietly() -> None:
     assert client.process.wait(30) == 0
     wait_until(lambda: not any(alive(p) for p in browsers), "Chromium to exit")
     assert b"Traceback" not in b"".join(client.stderr), b"".join(client.stderr)[-2000:]
+
+
+def test_the_stdio_host_with_stdin_on_dev_null_ends_quietly() -> None:
+    """`/dev/null` is a device epoll refuses: the host reads it as a file, meets EOF, stops."""
+    with open(os.devnull, "rb") as null:
+        done = subprocess.run(
+            [PYTHON, "-m", "host", "serve", "--stdio"],
+            cwd=REPO,
+            stdin=null,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr

@@ -13,7 +13,7 @@ const client = new Client({ name: "ts-sdk-test", version: "1.0.0" });
 await client.connect(transport);
 const listed = await client.listTools();
 const names = listed.tools.map((t) => t.name).sort();
-const schema = listed.tools.find((t) => t.name === "evaluate").inputSchema;
+const schema = listed.tools.find((t) => t.name === "browser_evaluate").inputSchema; // listed; "evaluate" is its former name
 const first = await client.callTool({ name: "evaluate", arguments: { expression: "window.n = (window.n || 0) + 40; window.n + 2" } });
 const second = await client.callTool({ name: "evaluate", arguments: { expression: "window.n + 3" } });
 const bad = await client.callTool({ name: "evaluate", arguments: { expression: 42 } });

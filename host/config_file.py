@@ -1,0 +1,156 @@
+"""`--config PATH`: a YAML or JSON file whose keys are a command's long option names
+(`viewport-size: 800x600`, `headed: true`, `init-script: [a.js, b.js]`).
+
+Guarantees: the file's options are read as if given before the command line's, so the command
+line wins (a repeatable option given on the command line replaces the file's list); an unknown
+key, a value of the wrong kind, or a value the option refuses is a `ConfigFileError` naming the
+key and the file, raised before anything starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import yaml
+
+MAX_CONFIG_BYTES = 1024 * 1024
+CONFIG_OPTION = "--config"
+
+
+class ConfigFileError(ValueError):
+    """The config file cannot be used; the message names the file, the key and the fix."""
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        CONFIG_OPTION,
+        type=Path,
+        metavar="PATH",
+        help="read options from a YAML or JSON file whose keys are the long option names "
+        "(viewport-size: 800x600); the command line wins",
+    )
+
+
+def with_config(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], dict[str, str]]:
+    """`argv` (a command's arguments, after its name) with the options of its `--config` file
+    put in front (`argv` itself if it names no config file), and for each option the file set,
+    where it was set (`'viewport-size' in host.yaml`): a value refused later names the file."""
+    path = _config_path(argv)
+    if path is None:
+        return list(argv), {}
+    data = _load(path)
+    given = _given(parser, argv)
+    options = {
+        action.option_strings[0][2:]: action
+        for action in parser._actions
+        if action.option_strings and action.option_strings[0].startswith("--")
+    }
+    tokens: list[str] = []
+    origins: dict[str, str] = {}
+    for key, value in data.items():
+        where = f"{key!r} in {path}"
+        if not isinstance(key, str) or key not in options or key in ("config", "help"):
+            known = ", ".join(sorted(k for k in options if k not in ("config", "help")))
+            raise ConfigFileError(f"unknown option {where}; known: {known}")
+        action = options[key]
+        if action in given:
+            continue  # the command line wins
+        tokens += _tokens(parser, action, value, where)
+        origins[action.option_strings[0]] = where
+    return [*tokens, *argv], origins
+
+
+def where_set(option: str, origins: dict[str, str]) -> str:
+    """` (set by 'key' in FILE)` for an option the config file set, else nothing."""
+    return f" (set by {origins[option]})" if option in origins else ""
+
+
+def _config_path(argv: Sequence[str]) -> Path | None:
+    for index, token in enumerate(argv):
+        if token == CONFIG_OPTION:
+            if index + 1 >= len(argv):
+                return None  # argparse reports the missing value
+            return Path(argv[index + 1])
+        if token.startswith(CONFIG_OPTION + "="):
+            return Path(token.split("=", 1)[1])
+    return None
+
+
+def _load(path: Path) -> dict[object, object]:
+    try:
+        if not path.is_file():
+            raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not a file")
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigFileError(
+                f"{CONFIG_OPTION}: {path} is larger than {MAX_CONFIG_BYTES} bytes"
+            )
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigFileError(f"{CONFIG_OPTION}: cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as error:
+        kind = "JSON" if path.suffix == ".json" else "YAML"
+        raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not valid {kind}: {error}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigFileError(
+            f"{CONFIG_OPTION}: {path} must hold a mapping of option names to values"
+        )
+    return data
+
+
+def _given(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[argparse.Action]:
+    """The actions the command line itself uses."""
+    given: set[argparse.Action] = set()
+    for token in argv:
+        if not token.startswith("--"):
+            continue
+        name = token.split("=", 1)[0]
+        for action in parser._actions:
+            if name in action.option_strings:
+                given.add(action)
+    for group in parser._mutually_exclusive_groups:  # --stdio on the command line drops http:
+        if given.intersection(group._group_actions):
+            given.update(group._group_actions)
+    return given
+
+
+def _tokens(
+    parser: argparse.ArgumentParser, action: argparse.Action, value: object, where: str
+) -> list[str]:
+    flag = action.option_strings[0]
+    if action.nargs == 0:  # store_true
+        if not isinstance(value, bool):
+            raise ConfigFileError(f"{where} must be true or false")
+        return [flag] if value else []
+    repeatable = isinstance(action, argparse._AppendAction)
+    if isinstance(value, list):
+        if not all(
+            isinstance(item, str | int | float) and not isinstance(item, bool) for item in value
+        ):
+            raise ConfigFileError(f"{where} must be a list of strings or numbers")
+        items = [str(item) for item in value]
+        # A list for a one-value option is its comma-separated form (grant-permissions: [a, b]).
+        values = items if repeatable else [",".join(items)]
+    elif isinstance(value, str | int | float) and not isinstance(value, bool):
+        values = [str(value)]
+    else:
+        raise ConfigFileError(f"{where} must be a string or a number")
+    tokens: list[str] = []
+    for text in values:
+        try:
+            converted = parser._get_value(action, text)
+            parser._check_value(action, converted)
+        except argparse.ArgumentError as error:
+            raise ConfigFileError(f"{where}: {error.message}") from None
+        tokens += [flag, text]
+    return tokens

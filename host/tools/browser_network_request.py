@@ -1,0 +1,96 @@
+"""`browser_network_request`: one request of the session in detail, by the id that
+`browser_network_requests` shows.
+
+Described by `browser_network_request.tool.yaml` beside this file. The session keeps its latest
+`buffer_limit` requests by id. Bounded: at most `MAX_HEADERS` headers of each side, each value cut
+at `MAX_HEADER`; post data and a text body cut at `BODY_LIMIT` characters (and the host's
+`max_text_body`); a binary body is only sized.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Response
+
+from host.errors import HostError
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+
+MAX_HEADERS = 100
+MAX_HEADER = 2048
+BODY_LIMIT = 10_000
+_TEXT_TYPES = ("text/", "json", "xml", "javascript", "html", "css", "x-www-form-urlencoded")
+
+
+def _headers(headers: dict[str, str]) -> JsonObject:
+    kept = list(headers.items())[:MAX_HEADERS]
+    return {k[:256]: v if len(v) <= MAX_HEADER else v[:MAX_HEADER] + "..." for k, v in kept}
+
+
+def _cut(text: str, limit: int) -> tuple[str, bool]:
+    return (text, False) if len(text) <= limit else (text[:limit], True)
+
+
+async def _body(response: Response, limit: int) -> JsonObject:
+    try:
+        body = await response.body()
+    except PlaywrightError as error:
+        return {"body": None, "bodyError": (str(error.message).splitlines() or [""])[0][:300]}
+    content_type = response.headers.get("content-type", "").lower()
+    if any(marker in content_type for marker in _TEXT_TYPES) or not content_type:
+        try:
+            text, cut = _cut(body.decode("utf-8"), limit)
+            return {"bodySize": len(body), "body": text, "bodyTruncated": cut}
+        except UnicodeDecodeError:
+            pass
+    return {
+        "bodySize": len(body),
+        "body": None,
+        "bodyNote": f"binary ({content_type or 'no type'})",
+    }
+
+
+async def browser_network_request(call: CallContext, args: JsonObject) -> JsonValue:
+    number = args["id"]
+    assert isinstance(number, int)
+    request = call.session.requests_by_id.get(number)
+    if request is None:
+        raise HostError(
+            "unknown_request",
+            f"no request {number} is kept in this session; ids come from browser_network_requests "
+            f"(the latest {call.config.buffer_limit} requests are kept)",
+            path="id",
+        )
+    limit = min(BODY_LIMIT, call.config.max_text_body)
+    result: JsonObject = {
+        "id": number,
+        "method": request.method,
+        "url": request.url[:2048],
+        "resourceType": request.resource_type,
+        "failure": request.failure,
+    }
+    try:
+        result["requestHeaders"] = _headers(await request.all_headers())
+    except PlaywrightError:
+        result["requestHeaders"] = _headers(request.headers)
+    post = request.post_data
+    if post is not None:
+        text, cut = _cut(post, limit)
+        result.update(postData=text, postDataTruncated=cut)
+    try:
+        response = await asyncio.wait_for(request.response(), 2.0)
+    except (TimeoutError, PlaywrightError):
+        response = None
+    if response is None:
+        result["response"] = None
+        return result
+    answer: JsonObject = {"status": response.status, "statusText": response.status_text}
+    try:
+        answer["headers"] = _headers(await response.all_headers())
+    except PlaywrightError:
+        answer["headers"] = _headers(response.headers)
+    answer.update(await _body(response, limit))
+    result["response"] = answer
+    return result

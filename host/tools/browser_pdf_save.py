@@ -1,0 +1,40 @@
+"""`browser_pdf_save` (capability `pdf`): the current page as a PDF file in the host's output
+directory (`--output-dir`, `pdf/` under it), never at a path the caller chooses.
+
+Described by `browser_pdf_save.tool.yaml` beside this file. A `filename` is reduced to a plain
+name (no directories, no leading dots), ends in `.pdf`, and never replaces an existing file.
+"""
+
+from __future__ import annotations
+
+import time
+
+from playwright.async_api import Error as PlaywrightError
+
+from host.downloads import _free, default_output_dir, plain_name
+from host.errors import HostError
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+
+
+async def browser_pdf_save(call: CallContext, args: JsonObject) -> JsonValue:
+    requested = args.get("filename")
+    name = plain_name(str(requested)) if isinstance(requested, str) and requested else ""
+    if not name or name == "download":
+        name = time.strftime("page-%Y%m%d-%H%M%S")
+    if not name.lower().endswith(".pdf"):
+        name += ".pdf"
+    directory = (call.config.output_dir or default_output_dir()) / "pdf"
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = _free(directory, name)
+    try:
+        data = await call.tab.page.pdf(landscape=bool(args.get("landscape", False)))
+    except PlaywrightError as error:
+        if "headless" in str(error.message).lower() or "not supported" in str(error.message):
+            raise HostError(
+                "not_supported",
+                "this browser cannot print to PDF (Chromium does so only headless)",
+            ) from None
+        raise
+    path.write_bytes(data)
+    return {"path": str(path), "size": len(data)}
