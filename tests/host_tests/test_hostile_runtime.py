@@ -464,19 +464,22 @@ def test_floods_from_workers_and_errors_stay_in_the_page(
 
 
 def test_a_flood_that_bypasses_the_page_limit_is_not_listened_to(
-    call: Caller, pages: HostilePages
+    loop: LoopThread, pages: HostilePages
 ) -> None:
-    key = "request-flood"
-    notes = call(key, "web_navigate", {"url": pages.url("/request-flood")}).extras.get("notes")
-    seen = list(notes or [])
+    # The page sends 20,000 network events; how many reach the host in a second depends on how
+    # busy the machine is (two test workers on two cores), so the host's threshold here is one
+    # every machine passes: the mechanism is under test, not the default figure.
+    with running(loop, navigation_timeout=20, event_flood=300) as call:
+        key = "request-flood"
+        notes = call(key, "web_navigate", {"url": pages.url("/request-flood")}).extras.get("notes")
+        seen = list(notes or [])
 
-    def paused() -> bool:
-        seen.extend(call(key, "web_network_requests").extras.get("notes") or [])
-        return any(n.get("kind") == "network" for n in seen)
+        def paused() -> bool:
+            seen.extend(call(key, "web_network_requests").extras.get("notes") or [])
+            return any(n.get("kind") == "network" for n in seen)
 
-    wait_until(paused, "the flood note")
-    assert call.ok("bystander", "web_evaluate", {"expression": "2 + 2"}) == 4
-    call.loop.run(call.host.end_session(key))  # its page stops: later tests share this host
+        wait_until(paused, "the flood note")
+        assert call.ok("bystander", "web_evaluate", {"expression": "2 + 2"}) == 4
 
 
 def test_popup_and_dialog_floods_are_capped(loop: LoopThread, pages: HostilePages) -> None:
