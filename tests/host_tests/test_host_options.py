@@ -453,3 +453,103 @@ def test_headed_runs_a_windowed_browser_on_a_display(display: str, app: AppServe
     finally:
         served.stop()
     assert "Chrome/" in agent and "HeadlessChrome" not in agent
+
+
+# -- a proxy and a certificate nobody signed ---------------------------------------------------
+
+
+def test_the_browser_goes_through_the_proxy_server(loop: LoopThread) -> None:
+    """A plain HTTP proxy of the test's own: it answers for a host that does not exist."""
+    asked: list[str] = []
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)  # a proxy is asked for the absolute URL
+            body = b"<title>via the proxy</title>"
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    proxy = serve(Proxy)
+    try:
+
+        async def run() -> ToolOutcome:
+            config = host_config(proxy_server=proxy.origin)
+            async with Host(config) as host:
+                await host.call("t", "navigate", {"url": "http://no-such-host.invalid/page"})
+                return await host.call("t", "evaluate", {"expression": "document.title"})
+
+        title = loop.run(run())
+    finally:
+        proxy.stop()
+    assert title.value == "via the proxy", title.text()
+    assert "http://no-such-host.invalid/page" in asked
+
+
+@pytest.fixture(scope="module")
+def https_origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """An HTTPS server on 127.0.0.1 with a certificate signed by itself (openssl makes it)."""
+    import ssl
+    import threading
+
+    folder = tmp_path_factory.mktemp("tls")
+    key, cert = folder / "key.pem", folder / "cert.pem"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b"<title>self-signed</title>"
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"https://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_ignore_https_errors_accepts_a_self_signed_certificate(
+    loop: LoopThread, https_origin: str
+) -> None:
+    async def run(options: BrowserOptions) -> ToolOutcome:
+        async with Host(host_config(browser=options)) as host:
+            return await host.call("t", "navigate", {"url": https_origin + "/"})
+
+    refused = loop.run(run(BrowserOptions()))
+    assert not refused.ok and "ERR_CERT" in refused.text(), refused.text()
+    accepted = loop.run(run(BrowserOptions(ignore_https_errors=True)))
+    assert accepted.ok and "self-signed" in accepted.text(), accepted.text()
