@@ -31,6 +31,10 @@ class HostConfig:
     """Chromium to launch (Debian's by default); `None` uses Playwright's own lookup."""
     cdp_endpoint: str | None = None
     """Connect to a browser that runs elsewhere (`http://host:9222`) instead of launching one."""
+    browser_endpoints: tuple[str, ...] = ()
+    """`--browser-endpoint` URLs (ws:// a Playwright browser server, http:// CDP, `?max=N` a limit
+    of live sessions): with several, each new session goes to the healthy one with the fewest
+    (host/endpoints.py). Empty: `cdp_endpoint`, else a browser the host launches."""
     headless: bool = True
     engine: str = "chromium"
     """Playwright browser type to launch: `chromium`, `firefox` or `webkit` (the executor's engine order)."""
@@ -72,6 +76,10 @@ class HostConfig:
     """A download larger than this is deleted and reported as refused."""
     download_wait: float = 5.0
     """How long a call that started a download waits for it before answering."""
+    page_events: bool = True
+    """Keep each session's console messages, page errors and network requests (what the
+    console, network and feedback tools report). The executor, which reports none of them, turns
+    it off: no such event then crosses from the browser to Python."""
     buffer_limit: int = 1000
     """Console messages, network requests and responses kept per session (oldest dropped first)."""
     message_limit: int = 4096

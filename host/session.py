@@ -168,6 +168,8 @@ class Session:
         self.last_used = self.created
         self.busy = 0
         self.ended: str | None = None
+        self.pool: Any = None
+        """The BrowserPool (host/browser.py) of the endpoint this session was placed on."""
         self.notes: list[JsonValue] = []
         """Events for the next result (tabs opened or crashed, dialogs answered); at most MAX_NOTES."""
         self.console: deque[JsonObject] = deque(maxlen=config.buffer_limit)
@@ -230,9 +232,10 @@ class Session:
         context.on("page", session._adopt)
         context.on("close", lambda _: session._end("the browser context was closed"))
         context.on("dialog", session._on_dialog)
-        session._listen("console")
-        session._listen("pageerror")
-        session._listen("network")
+        if config.page_events:
+            session._listen("console")
+            session._listen("pageerror")
+            session._listen("network")
         try:
             await context.add_init_script(console_limiter(config.console_rate))
             for script in config.browser.init_scripts:

@@ -101,6 +101,7 @@ class ExecutorSettings:
             browser_args=browser_args if chromium else (),
             headless=self.headless and not self.browser.headed,
             browser=self.browser,
+            page_events=False,  # no action reports console, page errors or requests
             max_sessions=self.max_concurrent + 8,
             action_timeout=self.step_timeout_ms / 1000,
             # The runner enforces each action's own limit; the host's is only a backstop.
