@@ -74,6 +74,30 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="change nothing; exit 1 with a diff if the output is stale",
     )
+    p.add_argument(
+        "--outputs",
+        default=None,
+        metavar="KINDS",
+        help="comma-separated output kinds: python, yaml, typescript, trailblaze-ts, kotlin, or all "
+        "(default: python,yaml,typescript)",
+    )
+    p.add_argument(
+        "--kotlin-package",
+        default=None,
+        help="package of the Kotlin shims (default: xyz.block.trailblaze.playwright.generated)",
+    )
+    p.add_argument(
+        "--kotlin-tool-interface",
+        default=None,
+        help="the interface the Kotlin shims implement, qualified "
+        "(default: xyz.block.trailblaze.playwright.PlaywrightExecutableTool)",
+    )
+    p.add_argument(
+        "--kotlin-tool-annotation",
+        default=None,
+        help="the annotation on each Kotlin shim, qualified "
+        "(default: xyz.block.trailblaze.toolcalls.TrailblazeToolClass)",
+    )
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
     p.add_argument(
         "--allow-version-mismatch",
@@ -161,6 +185,36 @@ def output_directory(raw: str, allowlist: Path) -> Path:
     return out
 
 
+def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, Any]:
+    """`--outputs` and the `--kotlin-*` options, checked; (None, None) when none is given, so a
+    run without them is the run it always was."""
+    from generator.outputs import parse_kinds
+    from generator.writers.kotlin import KotlinSettings
+
+    kinds = None
+    if args.outputs is not None:
+        try:
+            kinds = parse_kinds(args.outputs)
+        except ValueError as exc:
+            raise GeneratorError(f"--outputs {args.outputs}: {exc}.", ExitCode.USER_INPUT) from None
+    given = {
+        key: value
+        for key, value in (
+            ("package", args.kotlin_package),
+            ("tool_interface", args.kotlin_tool_interface),
+            ("tool_annotation", args.kotlin_tool_annotation),
+        )
+        if value is not None
+    }
+    if not given:
+        return kinds, None
+    kotlin = KotlinSettings(**given)
+    problem = kotlin.problem()
+    if problem:
+        raise GeneratorError(f"{problem}.", ExitCode.USER_INPUT)
+    return kinds, kotlin
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(arguments)
@@ -171,7 +225,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     cache = _cache(args)
     allowlist = load_allowlist(args.allowlist)
     flags = f"strict={args.strict};mismatch={args.allow_version_mismatch}"
-    inputs = gather(allowlist, args.jar, _templates(args), flags, cache)
+    kinds, kotlin = _output_settings(args)
+    if kinds is not None or kotlin is not None:
+        flags += f";outputs={kinds};kotlin={kotlin}"
+    inputs = gather(allowlist, args.jar, _templates(args), flags, cache, kinds, kotlin)
     warning = check_versions(inputs, args.allow_version_mismatch)
     if warning:
         print(warning, file=sys.stderr)

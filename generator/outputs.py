@@ -1,7 +1,9 @@
 """The kinds of output, registered: each is a view of the model, a template and a path.
 
 Adding a kind of output (a tool manifest for a server, a client in another language) is one entry
-in `OUTPUTS` and one template. A `Rendered` entry's view gives one template context per file, and
+in `OUTPUTS` and one template. Each entry belongs to a `kind` that `--outputs` selects (`KINDS`;
+`DEFAULT_KINDS` when not given); entries of kind `core` (SURFACE.md, manifest.json) are always
+written. A `Rendered` entry's view gives one template context per file, and
 its path is formatted with that context (`tools/{d[name]}.tool.yaml`). Files that need no template
 (the fixed runtime modules, manifest.json) are `Written` entries.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,13 @@ from generator.ir import Tool
 from generator.manifest import build_manifest, manifest_text
 from generator.surface_report import SurfaceReport
 from generator.type_tree import ObjectOf
+from generator.writers import kotlin as kotlin_writer
 
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
+# Trailblaze's scripting package and the interface of its `client.tools`, which the
+# `trailblaze-ts` kind augments (fixed names for now; the stand-in in tests/test_kotlin.py).
+TRAILBLAZE_TS_MODULE = "@trailblaze/scripting"
+TRAILBLAZE_TS_INTERFACE = "TrailblazeTools"
 _RUNTIME = Path(__file__).resolve().parent / "runtime"
 
 
@@ -34,6 +41,7 @@ class Model:
     java_version: str
     python_version: str
     jar_sha256: str
+    kotlin: kotlin_writer.KotlinSettings = field(default_factory=kotlin_writer.KotlinSettings)
 
     @functools.cached_property
     def objects(self) -> list[ObjectOf]:
@@ -42,6 +50,10 @@ class Model:
     @functools.cached_property
     def shims(self) -> list[views.ShimView]:
         return [views.shim_view(t) for t in self.tools]
+
+    @functools.cached_property
+    def kotlin_files(self) -> tuple[list[dict[str, Any]], list[kotlin_writer.Refusal]]:
+        return kotlin_writer.kotlin_files(self.tools, self.kotlin)
 
 
 Context = dict[str, Any]
@@ -56,6 +68,9 @@ class Rendered:
     template: str
     path: str
     cache: bool = False
+    kind: str = "core"
+    notes: Callable[[Model], Iterable[tuple[str, str]]] | None = None
+    """(where, what) notes for the run: what the view left out, and why."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +79,7 @@ class Written:
 
     path: str
     text: Callable[[Model], str]
+    kind: str = "core"
 
 
 @dataclass(frozen=True)
@@ -76,6 +92,7 @@ class PerTool:
     template: str
     path: str
     cache: bool = False
+    kind: str = "core"
 
 
 Output = Rendered | Written | PerTool
@@ -96,28 +113,38 @@ def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Contex
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Written(f"{PYTHON_ROOT}/__init__.py", lambda _: runtime_module("package_init.py")),
-    Written(f"{PYTHON_ROOT}/_validate.py", lambda _: runtime_module("_validate.py")),
-    Written(f"{PYTHON_ROOT}/_convert.py", lambda _: runtime_module("_convert.py")),
-    Written(f"{PYTHON_ROOT}/_deadline.py", lambda _: runtime_module("_deadline.py")),
-    Written(f"{PYTHON_ROOT}/py.typed", lambda _: ""),
+    Written(f"{PYTHON_ROOT}/__init__.py", lambda _: runtime_module("package_init.py"), "python"),
+    Written(f"{PYTHON_ROOT}/_validate.py", lambda _: runtime_module("_validate.py"), "python"),
+    Written(f"{PYTHON_ROOT}/_convert.py", lambda _: runtime_module("_convert.py"), "python"),
+    Written(f"{PYTHON_ROOT}/_deadline.py", lambda _: runtime_module("_deadline.py"), "python"),
+    Written(f"{PYTHON_ROOT}/py.typed", lambda _: "", "python"),
     Rendered(
         _once(lambda m: {"types": views.types_module_view(m.objects)}),
         "types.py.j2",
         f"{PYTHON_ROOT}/_types.py",
+        kind="python",
     ),
-    Rendered(_once(lambda m: {"shims": m.shims}), "registry.py.j2", f"{PYTHON_ROOT}/registry.py"),
-    Rendered(_once(lambda m: {}), "tools_init.py.j2", f"{PYTHON_ROOT}/tools/__init__.py"),
+    Rendered(
+        _once(lambda m: {"shims": m.shims}),
+        "registry.py.j2",
+        f"{PYTHON_ROOT}/registry.py",
+        kind="python",
+    ),
+    Rendered(
+        _once(lambda m: {}), "tools_init.py.j2", f"{PYTHON_ROOT}/tools/__init__.py", kind="python"
+    ),
     PerTool(
         lambda t: {"shim": views.shim_view(t)},
         "shim.py.j2",
         f"{PYTHON_ROOT}/tools/{{shim.module}}.py",
+        kind="python",
     ),
     PerTool(
         lambda t: {"d": views.descriptor(t)},
         "tool.yaml.j2",
         "tools/{d[name]}.tool.yaml",
         cache=True,
+        kind="yaml",
     ),
     Rendered(
         _once(
@@ -129,6 +156,7 @@ OUTPUTS: tuple[Output, ...] = (
         ),
         "toolset.yaml.j2",
         "toolsets/web_framework.toolset.yaml",
+        kind="yaml",
     ),
     Rendered(
         _once(
@@ -139,6 +167,22 @@ OUTPUTS: tuple[Output, ...] = (
         ),
         "tools.d.ts.j2",
         "typescript/web-tools.d.ts",
+        kind="typescript",
+    ),
+    Rendered(
+        _once(lambda m: {"module": TRAILBLAZE_TS_MODULE, "interface": TRAILBLAZE_TS_INTERFACE}),
+        "trailblaze.d.ts.j2",
+        "typescript/trailblaze-tools.d.ts",
+        kind="trailblaze-ts",
+    ),
+    Rendered(
+        lambda m: m.kotlin_files[0],
+        "kotlin_tool.kt.j2",
+        "kotlin/{package_path}/{class_name}.kt",
+        kind="kotlin",
+        notes=lambda m: [
+            (r.java_reference, f"no Kotlin shim: {r.reason}") for r in m.kotlin_files[1]
+        ],
     ),
     Rendered(
         _once(
@@ -158,3 +202,27 @@ OUTPUTS: tuple[Output, ...] = (
         ),
     ),
 )
+
+KINDS: tuple[str, ...] = ("python", "yaml", "typescript", "trailblaze-ts", "kotlin")
+DEFAULT_KINDS: tuple[str, ...] = ("python", "yaml", "typescript")
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """`--outputs`: a comma-separated list of `KINDS`, or `all`; in `KINDS` order."""
+    names = {n.strip() for n in text.split(",") if n.strip()}
+    if names == {"all"}:
+        return KINDS
+    unknown = sorted(names - set(KINDS))
+    if unknown or not names:
+        raise ValueError(
+            f"unknown output kind(s) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(KINDS)}, or all"
+        )
+    if "trailblaze-ts" in names and "typescript" not in names:
+        raise ValueError("trailblaze-ts augments typescript/web-tools.d.ts; add typescript")
+    return tuple(k for k in KINDS if k in names)
+
+
+def selected(kinds: tuple[str, ...]) -> tuple[Output, ...]:
+    """The registered outputs of `kinds`, and every `core` one."""
+    return tuple(o for o in OUTPUTS if o.kind == "core" or o.kind in kinds)

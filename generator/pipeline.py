@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the stages after the up-to-date check are imported only whe
     from generator.ir import Tool
     from generator.java_model import JavaSurface
     from generator.surface_report import SurfaceReport
+    from generator.writers.kotlin import KotlinSettings
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
 T = TypeVar("T")
@@ -55,6 +56,10 @@ class Inputs:
     watched: tuple[str, ...] = ()
     """Every file and folder the fingerprint was computed from but the allowlist, whose path only
     the command line knows (`quick_check` stamps them all)."""
+    outputs: tuple[str, ...] | None = None
+    """The output kinds to write (`--outputs`); None: `outputs.DEFAULT_KINDS`."""
+    kotlin: KotlinSettings | None = None
+    """The Kotlin shims' package and Trailblaze symbols; None: the defaults."""
 
 
 def _tree(root: Path, pattern: str) -> list[str]:
@@ -77,7 +82,11 @@ def gather(
     templates: Path,
     flags: str,
     cache: Cache,
+    outputs: tuple[str, ...] | None = None,
+    kotlin: KotlinSettings | None = None,
 ) -> Inputs:
+    """The run's inputs; `flags` must spell every setting that changes the output (the command
+    line's `outputs` and `kotlin` included), since it is part of the fingerprint."""
     resolved = resolve_jar(allowlist.playwright_version, jar)
     python_files = locate_python_api()
     jar_sha = sha256_file(resolved.jar)
@@ -107,6 +116,8 @@ def gather(
         python_sha256=python_sha,
         templates=templates,
         fingerprint=fingerprint,
+        outputs=outputs,
+        kotlin=kotlin,
         watched=(
             str(resolved.jar),
             *([str(resolved.sources)] if resolved.sources else []),
@@ -310,10 +321,16 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     diagnostics = Diagnostics()
     tools = Binder(java, python, diagnostics).bind_all(inputs.allowlist)
     report = build_report(java, python, tools, diagnostics)
-    renderer = Renderer(inputs.templates, cache)
+    from generator.outputs import DEFAULT_KINDS, selected
+
+    renderer = Renderer(
+        inputs.templates, cache, selected(inputs.outputs or DEFAULT_KINDS), inputs.kotlin
+    )
     files = renderer.render_all(
         tools, inputs.jar_version, python.version, report, inputs.jar_sha256
     )
     for path, reason in sorted(renderer.formatted_by_black.items()):
         diagnostics.info(path, f"formatted by black ({reason})")
+    for where, note in renderer.notes:
+        diagnostics.info(where, note)
     return Generation(files, tools, report, diagnostics)

@@ -1,4 +1,4 @@
-"""Renders every registered output (`outputs.OUTPUTS`) into {relative path: text}.
+"""Renders the registered outputs (`outputs.OUTPUTS`; by default those of `DEFAULT_KINDS`) into {relative path: text}.
 
 Python from the built-in templates is laid out in black's style by `python_layout` (the
 templates are written for it), without running black; Python from a custom template, and any
@@ -15,7 +15,7 @@ from generator import tool_memo, views
 from generator.cache import Cache
 from generator.ir import Tool
 from generator.outputs import (
-    OUTPUTS,
+    DEFAULT_KINDS,
     PYTHON_ROOT,
     Context,
     Model,
@@ -23,11 +23,13 @@ from generator.outputs import (
     PerTool,
     Rendered,
     Written,
+    selected,
 )
 from generator.python_format import format_all, same_structure
 from generator.surface_report import SurfaceReport
 from generator.template_dir import default_templates as default_templates
 from generator.templating import built_in, environment, render, templates_digest
+from generator.writers.kotlin import KotlinSettings
 from generator.writers.python_layout import NotLaidOut, lay_out
 
 __all__ = ["PYTHON_ROOT", "Renderer", "default_templates"]
@@ -71,12 +73,19 @@ class Renderer:
     """Renders every output file for one set of tools."""
 
     def __init__(
-        self, template_dir: Path, cache: Cache, outputs: tuple[Output, ...] = OUTPUTS
+        self,
+        template_dir: Path,
+        cache: Cache,
+        outputs: tuple[Output, ...] | None = None,
+        kotlin: KotlinSettings | None = None,
     ) -> None:
         self._env = environment(template_dir)
         self._templates = templates_digest(self._env)
         self._cache = cache
-        self._outputs = outputs
+        self._outputs = selected(DEFAULT_KINDS) if outputs is None else outputs
+        self._kotlin = kotlin or KotlinSettings()
+        self.notes: list[tuple[str, str]] = []
+        """(where, what) notes of the last `render_all`: what an output's view left out."""
         self.formatted_by_black: dict[str, str] = {}
         """Python files black formatted in the last `render_all`, each with the reason."""
 
@@ -135,7 +144,8 @@ class Renderer:
         report: SurfaceReport,
         jar_sha256: str,
     ) -> dict[str, str]:
-        model = Model(tuple(tools), report, java_version, python_version, jar_sha256)
+        model = Model(tuple(tools), report, java_version, python_version, jar_sha256, self._kotlin)
+        self.notes = []
         files: dict[str, str] = {}
         unformatted: dict[str, str] = {}
         self.formatted_by_black = {}
@@ -162,9 +172,11 @@ class Renderer:
             missed.append((key, names))
         for output in self._outputs:
             match output:
-                case Written(path, write):
+                case Written(path, write, _):
                     files[path] = write(model)
-                case Rendered(view, template, path, cache):
+                case Rendered(view, template, path, cache, _, notes):
+                    if notes is not None:
+                        self.notes.extend(notes(model))
                     for context in view(model):
                         name = path.format(**context)
                         rendered = (self._render_cached if cache else self._render)(

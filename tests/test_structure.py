@@ -15,7 +15,7 @@ from conftest import REPO, read_tree
 from generator.cache import Cache
 from generator.diagnostics import Diagnostics
 from generator.java_model import JavaSurface
-from generator.outputs import OUTPUTS, PYTHON_ROOT, Rendered, runtime_module
+from generator.outputs import DEFAULT_KINDS, PYTHON_ROOT, Rendered, runtime_module, selected
 from generator.python_api import PythonSurface, parse_annotation
 from generator.python_types import (
     PyGeneric,
@@ -147,7 +147,9 @@ def test_a_new_output_kind_is_one_entry_and_one_template(
     )
     report = build_report(java_surface, python_surface, [], Diagnostics())
     cache = Cache(tmp_path / "cache", enabled=False)
-    with_entry = Renderer(templates, cache, (*OUTPUTS, entry)).render_all([], "1", "1", report, "0")
+    with_entry = Renderer(templates, cache, (*selected(DEFAULT_KINDS), entry)).render_all(
+        [], "1", "1", report, "0"
+    )
     built_in = Renderer(default_templates(), cache).render_all([], "1", "1", report, "0")
     assert with_entry.pop("names.txt") == ""
     assert with_entry == built_in

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# scripts/kotlin-check.sh DIR: compile every generated .kt under DIR (python -m generator
+# --outputs ...,kotlin writes them under <out>/kotlin) with the Kotlin compiler and the
+# kotlinx-serialization plugin, against the real Playwright JAR and the Trailblaze stand-in in
+# scripts/kotlin-check/. Prints `compiled N files` (N: the generated files) and exits non-zero on
+# any compiler error. Everything is fetched through mvn (pinned versions) into Maven's local
+# repository (MAVEN_REPO_LOCAL, else $HOME/.m2/repository), as scripts/setup.sh does.
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+  echo "usage: scripts/kotlin-check.sh DIR (a folder holding generated .kt files)" >&2
+  exit 2
+fi
+dir=$1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "${here}")
+kotlin_version=2.2.20
+serialization_version=1.9.0
+python=${PYTHON:-${root}/.venv/bin/python}
+playwright_version=$(cd "${root}" && "${python}" -c 'from generator.allowlist import load_allowlist; from pathlib import Path; print(load_allowlist(Path("allowlist.yaml")).playwright_version)')
+maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
+
+work=$(mktemp -d)
+trap 'rm -rf "${work}"' EXIT
+
+# Two classpaths resolved by Maven from a throwaway POM: the compiler (with the plugin), and what
+# the shims compile against (Playwright and its dependencies, kotlinx-serialization's runtime).
+resolve() {  # resolve NAME DEPENDENCIES_XML -> writes ${work}/NAME.cp
+  mkdir -p "${work}/$1"
+  cat > "${work}/$1/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.kotlin-check</groupId><artifactId>$1</artifactId><version>0</version>
+  <dependencies>$2</dependencies>
+</project>
+POM
+  if ! output=$(cd "${work}/$1" && mvn -B -q -Dstyle.color=never \
+      org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath \
+      -Dmdep.outputFile="${work}/$1.cp" -Dmaven.repo.local="${maven_repo}" 2>&1); then
+    echo "${output}" >&2
+    echo "kotlin-check.sh: mvn could not resolve the $1 classpath" >&2
+    exit 3
+  fi
+}
+dep() { echo "<dependency><groupId>$1</groupId><artifactId>$2</artifactId><version>$3</version></dependency>"; }
+
+resolve compiler "$(dep org.jetbrains.kotlin kotlin-compiler-embeddable "${kotlin_version}")"
+resolve plugin "$(dep org.jetbrains.kotlin kotlin-serialization-compiler-plugin-embeddable "${kotlin_version}")"
+resolve compile "$(dep com.microsoft.playwright playwright "${playwright_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")"
+
+plugin_jar=$(tr ':' '\n' < "${work}/plugin.cp" | grep kotlin-serialization-compiler-plugin-embeddable)
+mapfile -t sources < <(find "${dir}" -name '*.kt' -type f | sort)
+if [ ${#sources[@]} -eq 0 ]; then
+  echo "kotlin-check.sh: no .kt file under ${dir}" >&2
+  exit 1
+fi
+
+# -Werror is not used: the generated code is held to compiling, and deprecations in Playwright
+# (a method it still ships) are not errors of ours.
+if ! java -cp "$(cat "${work}/compiler.cp")" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
+    -no-stdlib -no-reflect -jvm-target 11 \
+    -Xplugin="${plugin_jar}" \
+    -classpath "$(cat "${work}/compile.cp")" \
+    -d "${work}/classes" \
+    "${sources[@]}" "${here}"/kotlin-check/*.kt > "${work}/kotlinc.log" 2>&1; then
+  cat "${work}/kotlinc.log" >&2
+  echo "kotlin-check.sh: compilation failed" >&2
+  exit 1
+fi
+grep -E '^(error|exception):' "${work}/kotlinc.log" >&2 && exit 1
+echo "compiled ${#sources[@]} files"

@@ -1,0 +1,221 @@
+"""The `kotlin` output kind (issue 26): Kotlin shims for Trailblaze, off by default.
+
+A golden snapshot of a handful of shims; keyword escaping and refusal on hand-made IR; and (marked
+`kotlin`, slow: it fetches the compiler through mvn) the compile check of every shim against the
+real Playwright JAR with `scripts/kotlin-check.sh`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import REPO, generate, read_tree
+from syrupy.assertion import SnapshotAssertion
+
+from generator.ir import ResultShape, Tool, ToolParam
+from generator.names import ToolName
+from generator.targets import TARGETS
+from generator.type_tree import EnumOf, MapOf, Null, OneOf, Scalar
+from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
+
+KOTLIN_ROOT = "kotlin/xyz/block/trailblaze/playwright/generated"
+SNAPSHOT_TOOLS = (
+    "GeneratedSetExtraHTTPHeadersTool",
+    "GeneratedLocatorPressTool",
+    "GeneratedContextCloseTool",
+    "GeneratedMouseClickTool",
+    "GeneratedTitleTool",
+)
+
+
+@pytest.fixture(scope="module")
+def kotlin_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("kotlin")
+    assert generate(out, None, "--outputs", "all") == 0
+    return out
+
+
+def test_default_run_writes_no_kotlin(generated_tree: Path) -> None:
+    assert not (generated_tree / "kotlin").exists()
+
+
+def test_extra_kinds_add_only_their_files(generated_tree: Path, kotlin_tree: Path) -> None:
+    """`--outputs all` is the default tree plus the Kotlin shims and the Trailblaze .d.ts."""
+    default, everything = read_tree(generated_tree), read_tree(kotlin_tree)
+    extra = set(everything) - set(default)
+    assert "typescript/trailblaze-tools.d.ts" in extra
+    extra.remove("typescript/trailblaze-tools.d.ts")
+    assert extra and all(n.startswith(f"{KOTLIN_ROOT}/") and n.endswith(".kt") for n in extra)
+    common = set(default) - {".generated-files"}
+    assert {n: everything[n] for n in common} == {n: default[n] for n in common}
+
+
+def test_shims_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
+    """The text of a handful of shims (syrupy; update with `pytest --snapshot-update`)."""
+    shims = {
+        name: (kotlin_tree / KOTLIN_ROOT / f"{name}.kt").read_text(encoding="utf-8")
+        for name in SNAPSHOT_TOOLS
+    }
+    assert shims == snapshot
+
+
+def _tool(params: tuple[ToolParam, ...], signature: str, method: str = "go") -> Tool:
+    return Tool(
+        name=ToolName(f"web_{method}"),
+        description="",
+        surface_to_llm=True,
+        is_recordable=False,
+        target=TARGETS["page"],
+        java_method=method,
+        java_signatures=(f"com.microsoft.playwright.Page#{signature}",),
+        python_method=method,
+        python_is_property=False,
+        python_awaitable=False,
+        params=params,
+        call=(),
+        result=Null(),
+        result_shape=ResultShape("discard"),
+        result_note="",
+        source="allowlist.yaml:1:1",
+    )
+
+
+def test_keywords_are_escaped() -> None:
+    tool = _tool(
+        (
+            ToolParam("object", Scalar("string"), True, ""),
+            ToolParam("fun", MapOf(Scalar("string")), True, ""),
+            ToolParam("in", Scalar("number"), False, ""),
+            ToolParam("is", EnumOf("MouseButton", ("left", "right")), False, ""),
+        ),
+        "go(String, Map<String, String>, Page.GoOptions)",
+    )
+    context = kotlin_tool(tool, KotlinSettings())
+    assert not isinstance(context, Refusal), context
+    assert [f["name"] for f in context["fields"]] == ["`object`", "`fun`", "`in`", "`is`"]
+    assert context["arguments"] == "this.`object`, this.`fun`, options"
+    assert [o["field"] for o in context["options"]] == ["this.`in`", "this.`is`"]
+    assert context["options"][1]["value"] == "it.toJava()"
+
+
+def test_uncallable_signature_is_refused_with_why() -> None:
+    union = _tool(
+        (ToolParam("value", OneOf((Scalar("string"), Scalar("number"))), True, ""),),
+        "go(Object)",
+    )
+    refused = kotlin_tool(union, KotlinSettings())
+    assert isinstance(refused, Refusal)
+    assert refused.java_reference == "com.microsoft.playwright.Page#go"
+    assert "argument value" in refused.reason
+    mismatch = _tool((ToolParam("n", Scalar("number"), True, ""),), "go(Position)")
+    refused = kotlin_tool(mismatch, KotlinSettings())
+    assert isinstance(refused, Refusal) and "Java Position" in refused.reason
+
+
+def test_refusals_are_notes_of_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.cli import main
+
+    args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(tmp_path / "out")]
+    assert main([*args, "--outputs", "kotlin", "-v"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"com\.microsoft\.playwright\.Page#evaluate: info: no Kotlin shim: ", err)
+
+
+def test_bad_outputs_option_is_an_input_error(tmp_path: Path) -> None:
+    assert generate(tmp_path / "out", None, "--outputs", "python,cobol") == 2
+    assert generate(tmp_path / "out", None, "--outputs", "trailblaze-ts") == 2
+    assert generate(tmp_path / "out", None, "--kotlin-package", "a.object.b") == 2
+
+
+@pytest.mark.kotlin
+def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
+    shims = list((kotlin_tree / "kotlin").rglob("*.kt"))
+    done = subprocess.run(
+        ["bash", str(REPO / "scripts" / "kotlin-check.sh"), str(kotlin_tree / "kotlin")],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert done.stdout.strip().splitlines()[-1] == f"compiled {len(shims)} files"
+
+
+# The test's stand-in for the declared types of Trailblaze's scripting package (unpublished):
+# only what the augmentation extends and a client that exposes it.
+_TRAILBLAZE_STUB = """\
+export interface TrailblazeTools {}
+export interface TrailblazeClient {
+  readonly tools: TrailblazeTools;
+}
+"""
+
+_TRAILBLAZE_USAGE = """\
+import type { TrailblazeClient } from "@trailblaze/scripting";
+
+declare const client: TrailblazeClient;
+
+export async function calls(): Promise<string> {
+  await client.tools.web_setExtraHTTPHeaders({ headers: { "x-a": "1" } });
+  const title: string = await client.tools.web_title({});
+  return title;
+}
+
+export function wrong(): void {
+  // @ts-expect-error not a tool
+  void client.tools.web_noSuchTool({});
+  // @ts-expect-error headers must be a record of strings
+  void client.tools.web_setExtraHTTPHeaders({ headers: 1 });
+}
+"""
+
+
+def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Path) -> None:
+    """`client.tools.web_x(args)` of Trailblaze's SDK (a stub) is typed by the augmentation, under
+    `tsc --strict`; the two wrong calls must be errors (`@ts-expect-error` fails otherwise)."""
+    import json
+    import shutil
+
+    tsc = REPO / "node_modules" / ".bin" / "tsc"
+    npx = shutil.which("npx")
+    if not tsc.exists() or npx is None:
+        pytest.fail("tsc is missing: run `npm ci` at the repository root")
+    augmentation = kotlin_tree / "typescript" / "trailblaze-tools.d.ts"
+    assert augmentation.is_file()
+    stub = tmp_path / "trailblaze-stub" / "index.d.ts"
+    stub.parent.mkdir()
+    stub.write_text(_TRAILBLAZE_STUB)
+    usage = tmp_path / "usage.ts"
+    usage.write_text(_TRAILBLAZE_USAGE)
+    options = json.loads((REPO / "tests" / "ts" / "tsconfig.json").read_text())["compilerOptions"]
+    options["paths"] = {"@trailblaze/scripting": [str(stub.parent / "index")]}
+    tsconfig = tmp_path / "tsconfig.json"
+    tsconfig.write_text(
+        json.dumps(
+            {
+                "compilerOptions": options,
+                "files": [str(augmentation), str(usage)],
+            }
+        )
+    )
+    done = subprocess.run(
+        [
+            npx,
+            "--no-install",
+            "tsc",
+            "--strict",
+            "--noEmit",
+            "--pretty",
+            "false",
+            "-p",
+            str(tsconfig),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
