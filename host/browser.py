@@ -9,13 +9,16 @@ import logging
 import socket
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
 from host.config import HostConfig
 from host.downloads import default_output_dir
 from host.errors import HostError
+
+if TYPE_CHECKING:
+    from host.endpoints import EndpointSpec
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +72,21 @@ class BrowserPool:
     connect to; otherwise it listens on no port.
     """
 
-    def __init__(self, config: HostConfig) -> None:
+    def __init__(self, config: HostConfig, endpoint: EndpointSpec | None = None) -> None:
+        """`endpoint`: the browser to connect to (by default the config's first
+        `browser_endpoints`, else its `cdp_endpoint`, else none: the pool launches one)."""
         self._config = config
+        if endpoint is None and config.browser_endpoints:
+            from host.endpoints import parse_endpoint
+
+            endpoint = parse_endpoint(config.browser_endpoints[0])
+        if endpoint is None and config.cdp_endpoint:
+            from host.endpoints import EndpointSpec
+
+            endpoint = EndpointSpec("cdp", config.cdp_endpoint, config.cdp_endpoint)
+        self.endpoint = endpoint
+        self.on_loss: list[Any] = []
+        """Called with why, when the browser of this pool is found gone or fails to start."""
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._launching: asyncio.Task[Browser] | None = None
@@ -85,7 +101,9 @@ class BrowserPool:
         self.driver_starts = 0
         self.last_loss: str | None = None
         """Why the previous browser went away (`the browser exited`, `Playwright's driver exited`)."""
-        self.cdp_url: str | None = config.cdp_endpoint
+        self.cdp_url: str | None = (
+            endpoint.url if endpoint is not None and endpoint.kind == "cdp" else None
+        )
         """Where another process can reach the current browser over CDP (None: nowhere)."""
         self.on_cdp_port: list[Any] = []
         """Called with the CDP port of each launched browser that listens on one."""
@@ -163,16 +181,20 @@ class BrowserPool:
                 "next call tries again",
             )
             self._failed = (time.monotonic(), error)
+            self._tell_loss(error.message)
             raise error from None
         except HostError as error:
             self._failed = (time.monotonic(), error)
+            self._tell_loss(error.message)
             raise
         except Exception as error:
+            what = "started" if self.endpoint is None else f"reached at {self.endpoint.shown}"
             failure = HostError(
                 "browser_unavailable",
-                f"no browser could be started: {_first_line(error)}",
+                f"no browser could be {what}: {_first_line(error)}",
             )
             self._failed = (time.monotonic(), failure)
+            self._tell_loss(failure.message)
             raise failure from None
         self._failed = None
         return browser
@@ -190,8 +212,15 @@ class BrowserPool:
         engine = {"chromium": pw.chromium, "firefox": pw.firefox, "webkit": pw.webkit}[
             self._config.engine
         ]
-        if self._config.cdp_endpoint:
-            browser = await engine.connect_over_cdp(self._config.cdp_endpoint, timeout=limit * 1000)
+        remote = self.endpoint
+        if remote is not None and remote.kind == "cdp":
+            browser = await engine.connect_over_cdp(remote.url, timeout=limit * 1000)
+        elif remote is not None:
+            from host.endpoints import launch_options_header
+
+            browser = await engine.connect(
+                remote.url, timeout=limit * 1000, headers=launch_options_header(self._config)
+            )
         else:
             args = list(self._config.browser_args)
             port = None
@@ -237,7 +266,7 @@ class BrowserPool:
         self.launches += 1
         log.info(
             "browser %s (generation %d)",
-            "connected" if self._config.cdp_endpoint else "launched",
+            "launched" if remote is None else f"connected at {remote.shown}",
             self.generation,
         )
         return browser
@@ -316,6 +345,14 @@ class BrowserPool:
             log.warning("the browser disconnected (generation %d)", self.generation)
             self.last_loss = "the browser exited"
             self._browser = None
+            self._tell_loss(self.last_loss)
+
+    def _tell_loss(self, why: str) -> None:
+        for listener in self.on_loss:
+            try:
+                listener(why)
+            except Exception:
+                log.exception("a browser loss listener failed")
 
     def check(self) -> str | None:
         """Look at the browser and the driver now; if either is gone, forget the browser (the
@@ -325,6 +362,7 @@ class BrowserPool:
             log.warning("%s (generation %d)", loss, self.generation)
             self.last_loss = loss
             self._browser = None
+            self._tell_loss(loss)
         return loss
 
     def gone(self) -> str | None:

@@ -73,6 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="connect to a running browser over CDP instead of launching one",
     )
     serve.add_argument(
+        "--browser-endpoint",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a browser to use instead of launching one: ws://HOST:PORT/... a Playwright browser "
+        "server (launch-server, or run-server given this host's launch options), http://HOST:PORT "
+        "a browser over CDP; ?max=N limits its live sessions; repeatable: each new session goes "
+        "to the healthy endpoint with the fewest",
+    )
+    serve.add_argument(
         "--max-sessions", type=int, default=32, help="sessions held at once (default 32)"
     )
     serve.add_argument(
@@ -230,12 +240,30 @@ def config_from(args: argparse.Namespace) -> HostConfig:
                 "a trace or video shows what --secrets keeps from the model (typed values, "
                 "the page's text); give one of the two",
             )
+    endpoints = tuple(args.browser_endpoint)
+    if endpoints:
+        from host.endpoints import parse_endpoint
+
+        if args.cdp_endpoint:
+            raise OptionError(
+                "--browser-endpoint", "give --browser-endpoint or --cdp-endpoint, not both"
+            )
+        if browser.user_data_dir is not None:
+            raise OptionError(
+                "--browser-endpoint", "a --user-data-dir profile needs a browser this host launches"
+            )
+        for url in endpoints:
+            try:
+                parse_endpoint(url)
+            except ValueError as error:
+                raise OptionError("--browser-endpoint", str(error)) from None
     max_sessions = args.max_sessions
     if browser.user_data_dir is not None:
         max_sessions = 1  # one profile, one browser context: one session holds it at a time
     return HostConfig(
         executable_path=args.executable_path or None,
         cdp_endpoint=args.cdp_endpoint,
+        browser_endpoints=endpoints,
         max_sessions=max_sessions,
         idle_timeout=args.idle_timeout,
         action_timeout=args.action_timeout,
@@ -395,6 +423,8 @@ async def shutdown(host: Host | None, pool: BrowserPool) -> None:
         from host.browser import force_stop
 
         force_stop(pool)
+        for endpoint in host.endpoints.endpoints[1:] if host is not None else []:
+            force_stop(endpoint.pool)
     elif closing.exception() is not None:
         log.warning("closing the host failed: %s", closing.exception())
 
@@ -479,6 +509,23 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     if config.secrets:
         install_log_scrubber(config.secrets)
+    if config.browser_endpoints:
+        from host.endpoints import check_endpoints
+
+        failures = asyncio.run(check_endpoints(config))
+        for url, reason in failures:
+            print(
+                f"{'error' if len(failures) == len(config.browser_endpoints) else 'warning'}: "
+                f"--browser-endpoint {url}: {reason}"
+                + (
+                    ""
+                    if len(failures) == len(config.browser_endpoints)
+                    else " (the host starts with the others and retries it)"
+                ),
+                file=sys.stderr,
+            )
+        if failures and len(failures) == len(config.browser_endpoints):
+            return 2
     if config.browser.needs_probe:
         from host.startup_probe import probe_options
 

@@ -16,6 +16,7 @@ from host.browser import BrowserPool
 from host.caps import CAP_OF, CAPS
 from host.config import HostConfig
 from host.descriptors import ToolDescriptor
+from host.endpoints import EndpointPool
 from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.keys import SessionKey, key_of
@@ -89,7 +90,8 @@ class Host:
             self.pool.on_cdp_port.append(self.guard.add)
             if self.pool.cdp_port is not None:  # a browser the pool launched before this host
                 self.guard.add(self.pool.cdp_port)
-        self.sessions = SessionManager(self.config, self.pool, self.guard)
+        self.endpoints = EndpointPool(self.config, self.pool)
+        self.sessions = SessionManager(self.config, self.pool, self.guard, self.endpoints)
         self.recorder: Recorder | None = None
         if self.config.record is not None:
             self.recorder = Recorder(self.config.record, self.config.record_per_caller)
@@ -112,6 +114,7 @@ class Host:
     async def start(self) -> None:
         if self._reaper is None:
             self._reaper = asyncio.create_task(self.sessions.run_reaper())
+            self.endpoints.connect_soon()
 
     def warm(self, key: SessionKey | None = None) -> asyncio.Future[None]:
         """Start the browser now, in the background, and with `key` that key's session too, so
@@ -155,7 +158,7 @@ class Host:
             from host.tools.browser_execute_python import shutdown
 
             await shutdown()
-        await self.pool.close()
+        await self.endpoints.close()
         if self.recorder is not None:
             self.recorder.close()
 
@@ -517,9 +520,21 @@ class Host:
             raise await self._classify(session, tab, error) from None
         await self._other_failure(session, error)
 
+    def _lost(self, session: Session, loss: str) -> HostError | None:
+        """With several endpoints, the error of a call whose endpoint was lost (None: one)."""
+        if not self.endpoints.several:
+            return None
+        message = self.sessions.lost_message(session, loss)
+        session.ended = message
+        session.lost_told = True
+        return HostError("browser_lost", message)
+
     async def _other_failure(self, session: Session, error: BaseException) -> NoReturn:
-        loss = await self.pool.gone_after(_patience(error))
+        loss = await self.sessions.pool_of(session).gone_after(_patience(error))
         if loss is not None:
+            lost = self._lost(session, loss)
+            if lost is not None:
+                raise lost
             session.ended = f"{loss}; it was relaunched"
             raise HostError(
                 "driver_crashed" if "driver" in loss else "browser_crashed",
@@ -539,7 +554,11 @@ class Host:
         await asyncio.wait({work}, timeout=self.config.abandon_grace)
         if not work.done():
             work.add_done_callback(_retrieve)  # abandoned: it ends whenever Playwright lets go
-        if self.pool.gone() is not None or tab not in session.tabs or tab.crashed:
+        if (
+            self.sessions.pool_of(session).gone() is not None
+            or tab not in session.tabs
+            or tab.crashed
+        ):
             return
         if tab.cdp is not None:
             with contextlib.suppress(Exception):
@@ -556,9 +575,13 @@ class Host:
 
     async def _classify(self, session: Session, tab: Tab, error: PlaywrightError) -> HostError:
         message = _first_line(error)
-        loss = await self.pool.gone_after(_patience(error))
-        if loss is not None or session.generation != self.pool.generation:
-            loss = loss or self.pool.last_loss or "the browser exited"
+        pool = self.sessions.pool_of(session)
+        loss = await pool.gone_after(_patience(error))
+        if loss is not None or session.generation != pool.generation:
+            loss = loss or pool.last_loss or "the browser exited"
+            lost = self._lost(session, loss)
+            if lost is not None:
+                return lost
             session.ended = f"{loss}; it was relaunched"
             code = "driver_crashed" if "driver" in loss else "browser_crashed"
             return HostError(

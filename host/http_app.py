@@ -40,15 +40,24 @@ def build_app(host: Host, bind_host: str = "127.0.0.1", *, port: int | None = No
         # browser not started yet is no problem (the first call starts it); one that went away
         # is, until a call relaunches it.
         problem = None
-        if host.pool.connected is not None:
+        if host.endpoints.several:
+            # Several endpoints: the host serves while one is up (the others are retried).
+            if not any(e.up for e in host.endpoints.endpoints):
+                problem = "no browser endpoint is up"
+        elif host.pool.connected is not None:
             problem = await host.pool.probe()
         elif host.pool.launches > 0:
             problem = host.pool.gone()
         # Counted in the browser, not in the host's books: leaked contexts or pages would show.
-        browser = host.pool.connected
-        contexts = browser.contexts if browser is not None else []
+        browsers = [e.pool.connected for e in host.endpoints.endpoints]
+        browser = browsers[0]
+        contexts = [c for b in browsers if b is not None for c in b.contexts]
+        extra = {}
+        if host.config.browser_endpoints:
+            extra["endpoints"] = host.endpoints.report()
         return JSONResponse(
             {
+                **extra,
                 "ok": problem is None,
                 "browser": {
                     "connected": browser is not None,

@@ -170,6 +170,8 @@ class Session:
         self.ended: str | None = None
         self.pool: Any = None
         """The BrowserPool (host/browser.py) of the endpoint this session was placed on."""
+        self.lost_told = False
+        """A call was told `browser_lost` for this session (its endpoint went away)."""
         self.notes: list[JsonValue] = []
         """Events for the next result (tabs opened or crashed, dialogs answered); at most MAX_NOTES."""
         self.console: deque[JsonObject] = deque(maxlen=config.buffer_limit)

@@ -9,6 +9,7 @@ from collections import OrderedDict
 
 from host.browser import BrowserPool
 from host.config import HostConfig
+from host.endpoints import EndpointPool
 from host.errors import HostError
 from host.keys import SessionKey, key_of
 from host.selfguard import SelfGuard
@@ -31,10 +32,19 @@ class SessionManager:
     """
 
     def __init__(
-        self, config: HostConfig, pool: BrowserPool, guard: SelfGuard | None = None
+        self,
+        config: HostConfig,
+        pool: BrowserPool,
+        guard: SelfGuard | None = None,
+        endpoints: EndpointPool | None = None,
     ) -> None:
         self._config = config
         self._pool = pool
+        self.endpoints = endpoints or EndpointPool(config, pool)
+        self._counted: set[Session] = set()
+        """Sessions counted in their endpoint's live sessions (a lost endpoint's are not)."""
+        for endpoint in self.endpoints.endpoints:
+            endpoint.pool.on_loss.append(lambda why, p=endpoint.pool: self._uncount(p))
         self._guard = guard
         self._sessions: dict[SessionKey, Session] = {}
         self._ended: OrderedDict[SessionKey, str] = OrderedDict()
@@ -60,10 +70,18 @@ class SessionManager:
         (`None` if it is not: a first session is not news, a replaced one is)."""
         session = self._sessions.get(key)
         if session is not None:
-            if session.generation != self._pool.generation or self._pool.connected is None:
+            pool = self.pool_of(session)
+            if session.generation != pool.generation or pool.connected is None:
                 # Its pages closing first may have ended it already; the browser is the real cause.
-                loss = self._pool.check() or self._pool.last_loss or "the browser exited"
-                session.ended = f"{loss}; a new one is started"
+                loss = pool.check() or pool.last_loss or "the browser exited"
+                if not self.endpoints.several:
+                    session.ended = f"{loss}; a new one is started"
+                elif not session.lost_told:
+                    await self.drop(key)
+                    self._ended.pop(key, None)  # told now, by this error
+                    raise HostError("browser_lost", self.lost_message(session, loss))
+                else:  # a call that ran when the endpoint was lost said so: a new session now
+                    session.ended = self.lost_message(session, loss)
             if session.ended is None:
                 self._unused.discard(key)
                 return session, None
@@ -83,15 +101,21 @@ class SessionManager:
             )
         future: asyncio.Future[Session] = asyncio.get_running_loop().create_future()
         self._creating[key] = future
+        endpoint = None
         try:
-            browser = await self._pool.browser(timeout)
+            endpoint = await self.endpoints.place(timeout)
+            pool = endpoint.pool
+            browser = await pool.browser(timeout)
             async with asyncio.timeout(timeout):
-                context = await self._pool.new_context(browser)
+                context = await pool.new_context(browser)
                 session = await Session.create(
-                    key, context, self._pool.generation, self._config, self._guard
+                    key, context, pool.generation, self._config, self._guard
                 )
-            session.cdp_url = self._pool.cdp_url
+            session.cdp_url = pool.cdp_url
+            session.pool = pool
+            self._counted.add(session)
         except BaseException as error:
+            self.endpoints.release(endpoint)
             future.set_exception(error)
             future.exception()  # retrieved: waiters re-raise it themselves
             raise
@@ -102,6 +126,27 @@ class SessionManager:
         self.created += 1
         reason = self._ended.pop(key, None)
         return session, reason
+
+    def _uncount(self, pool: BrowserPool) -> None:
+        """An endpoint's browser is gone: its sessions are live no more (each is told on its
+        next call)."""
+        for session in [s for s in self._counted if s.pool is pool]:
+            self._counted.discard(session)
+            self.endpoints.release(self.endpoints.of(pool))
+
+    def pool_of(self, session: Session) -> BrowserPool:
+        """The browser pool `session` was placed on."""
+        pool: BrowserPool | None = session.pool
+        return pool if pool is not None else self._pool
+
+    def lost_message(self, session: Session, loss: str) -> str:
+        """Why a session of a pool of several endpoints ended with its endpoint."""
+        endpoint = self.endpoints.of(session.pool)
+        where = endpoint.spec.shown if endpoint is not None else "its browser endpoint"
+        return (
+            f"the browser at {where} was lost ({loss}); this session ended with it, and the "
+            "next call starts a new session on another endpoint"
+        )
 
     async def prepare(self, key: SessionKey) -> None:
         """Make the session of `key` now, ahead of its first call (the browser launched if
@@ -119,6 +164,9 @@ class SessionManager:
         session = self._sessions.pop(key, None)
         if session is None:
             return
+        if session in self._counted:
+            self._counted.discard(session)
+            self.endpoints.release(self.endpoints.of(session.pool))
         if key in self._unused:
             self._unused.discard(key)  # made ahead and never used: its end is no one's news
         else:

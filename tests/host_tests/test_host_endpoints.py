@@ -1,0 +1,376 @@
+"""`--browser-endpoint`: URLs the host accepts or refuses, and a pool of two real Playwright
+browser servers (placement by fewest sessions, failover with `browser_lost`, `/healthz`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.config import DEFAULT_BROWSER_ARGS
+from host.core import Host
+from host.endpoints import parse_endpoint
+from host_tests.host_helpers import (
+    CHROMIUM,
+    PYTHON,
+    REPO,
+    AppServer,
+    LoopThread,
+    chromium_pids,
+    descendants,
+    host_config,
+    serve_host,
+    wait_until,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"
+
+LAUNCH_SERVER = """
+const { chromium } = require(process.argv[1]);
+(async () => {
+  const server = await chromium.launchServer({
+    executablePath: process.argv[2], headless: true, host: '127.0.0.1', port: 0,
+    args: JSON.parse(process.argv[3]),
+  });
+  console.log(server.wsEndpoint());
+})();
+"""
+
+
+class BrowserServer:
+    """`chromium.launchServer` of playwright-core in a Node process group of its own."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                "node",
+                "-e",
+                LAUNCH_SERVER,
+                str(PLAYWRIGHT_CORE),
+                CHROMIUM,
+                json.dumps(list(DEFAULT_BROWSER_ARGS)),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().strip()
+        assert line.startswith("ws://"), f"the browser server did not start: {line!r}"
+        self.ws = line
+
+    def kill(self) -> None:
+        """Kill the server and its browser at once, as a machine that goes away would."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(30)
+
+
+def _needs_node() -> None:
+    if not PLAYWRIGHT_CORE.is_dir():
+        pytest.skip("node_modules/playwright-core is not installed")
+
+
+@pytest.fixture
+def servers() -> Iterator[list[BrowserServer]]:
+    _needs_node()
+    started: list[BrowserServer] = []
+    try:
+        started.append(BrowserServer())
+        started.append(BrowserServer())
+        yield started
+    finally:
+        for server in started:
+            server.kill()
+
+
+# -- URLs ---------------------------------------------------------------------------------------
+
+
+def test_endpoint_urls_name_their_kind_and_limit() -> None:
+    spec = parse_endpoint("ws://10.0.0.5:3000/abc?max=8")
+    assert (spec.kind, spec.url, spec.limit) == ("ws", "ws://10.0.0.5:3000/abc", 8)
+    spec = parse_endpoint("http://127.0.0.1:9222")
+    assert (spec.kind, spec.url, spec.limit) == ("cdp", "http://127.0.0.1:9222", None)
+    spec = parse_endpoint("wss://user:secret@grid.example:443/pw?token=t&max=2")
+    assert spec.kind == "ws" and spec.limit == 2
+    assert spec.url == "wss://user:secret@grid.example:443/pw?token=t"
+    assert "secret" not in spec.shown and spec.shown.startswith("wss://***@grid.example")
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("ftp://h:1/", "unknown scheme ftp://"),
+        ("h:9222", "unknown scheme"),
+        ("selenium+http://hub:4444", "not supported yet"),
+        ("ws://h:1/?max=0", "max must be at least 1"),
+        ("ws://h:1/?max=many", "not a whole number"),
+        ("ws://h:port/", "not a URL"),
+    ],
+)
+def test_endpoint_urls_it_cannot_use_are_refused(url: str, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        parse_endpoint(url)
+
+
+def _serve_fails(*extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, "-m", "host", "serve", "--http", "127.0.0.1:0", *extra],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_a_bad_endpoint_is_refused_at_start() -> None:
+    done = _serve_fails("--browser-endpoint", "ftp://127.0.0.1:9/")
+    assert done.returncode == 2
+    assert "ftp://127.0.0.1:9/" in done.stderr and "unknown scheme" in done.stderr
+    done = _serve_fails("--browser-endpoint", "selenium+http://127.0.0.1:4444")
+    assert done.returncode == 2 and "not supported yet" in done.stderr
+
+
+def test_the_only_endpoint_unreachable_at_start_is_refused() -> None:
+    done = _serve_fails("--browser-endpoint", "ws://127.0.0.1:9/nothing-here")
+    assert done.returncode == 2, done.stderr
+    assert "ws://127.0.0.1:9/nothing-here" in done.stderr
+    assert "error:" in done.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _run_server(port: int) -> subprocess.Popen[str]:
+    """`playwright run-server --unsafe` (the Python package's driver) on `port`, listening."""
+    server = subprocess.Popen(
+        [
+            str(Path(PYTHON).parent / "playwright"),
+            *("run-server", "--host", "127.0.0.1", "--port", str(port), "--unsafe"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    assert server.stdout is not None
+    assert "Listening on" in server.stdout.readline()
+    return server
+
+
+def _kill(server: subprocess.Popen[str]) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGKILL)
+    server.wait(30)
+
+
+# -- a pool of two browser servers ---------------------------------------------------------------
+
+
+def _on(host: Host, key: str) -> int:
+    session = host.sessions.get(key)
+    assert session is not None
+    return next(i for i, e in enumerate(host.endpoints.endpoints) if e.pool is session.pool)
+
+
+@pytest.mark.scaleout
+def test_sessions_spread_over_two_servers_and_fail_over(
+    servers: list[BrowserServer], app: AppServer
+) -> None:
+    loop = LoopThread()
+    host = Host(host_config(browser_endpoints=(servers[0].ws + "?max=8", servers[1].ws)))
+    try:
+        keys = [f"agent{i}" for i in range(4)]
+        for key in keys:
+            outcome = loop.run(host.call(key, "web_navigate", {"url": app.url("/page")}))
+            assert outcome.ok, outcome.text()
+        placed = [_on(host, key) for key in keys]
+        assert sorted(placed) == [0, 0, 1, 1]
+        report = host.endpoints.report()
+        assert [(r["up"], r["sessions"]) for r in report] == [(True, 2), (True, 2)]
+        assert [r["limit"] for r in report] == [8, None]
+        assert "max=" not in report[0]["url"]
+
+        lost = [k for k, p in zip(keys, placed, strict=True) if p == 0]
+        kept = [k for k, p in zip(keys, placed, strict=True) if p == 1]
+        running = asyncio.run_coroutine_threadsafe(
+            host.call(
+                lost[0], "web_evaluate", {"expression": "new Promise(r => setTimeout(r, 60000))"}
+            ),
+            loop.loop,
+        )
+        time.sleep(1.0)
+        servers[0].kill()
+        started = time.monotonic()
+        outcome = running.result(30)  # the call that ran there ends with it
+        assert outcome.error is not None and outcome.error.code == "browser_lost", outcome.text()
+        assert time.monotonic() - started < 15
+        wait_until(lambda: not host.endpoints.endpoints[0].up, "the endpoint marked down", 20)
+        assert [r["sessions"] for r in host.endpoints.report()] == [0, 2]
+        # its next call lands on the other server, and says why the session is new
+        outcome = loop.run(host.call(lost[0], "web_evaluate", {"expression": "1 + 1"}))
+        assert outcome.ok, outcome.text()
+        assert "another endpoint" in json.dumps(outcome.extras), outcome.extras
+        assert _on(host, lost[0]) == 1
+        lost = lost[1:]
+        started = time.monotonic()
+        for key in lost:
+            outcome = loop.run(host.call(key, "web_evaluate", {"expression": "1 + 1"}))
+            assert not outcome.ok
+            assert outcome.error is not None and outcome.error.code == "browser_lost", (
+                outcome.text()
+            )
+            assert "another endpoint" in outcome.error.message
+        assert time.monotonic() - started < 20
+        assert not host.endpoints.endpoints[0].up
+        for key in kept:  # the other server's sessions go on as they were
+            outcome = loop.run(host.call(key, "web_evaluate", {"expression": "1 + 1"}))
+            assert outcome.ok, outcome.text()
+        # a lost session's next call, and a new session, land on the server that is up
+        for key in [lost[0], "newcomer"]:
+            outcome = loop.run(host.call(key, "web_navigate", {"url": app.url("/page2")}))
+            assert outcome.ok, outcome.text()
+            assert _on(host, key) == 1
+        assert [r["sessions"] for r in host.endpoints.report()] == [0, 5]
+    finally:
+        loop.run(host.close())
+        loop.close()
+
+
+@pytest.mark.scaleout
+def test_healthz_reports_each_endpoint(servers: list[BrowserServer]) -> None:
+    served = serve_host(
+        "--browser-endpoint",
+        servers[0].ws + "?max=3",
+        "--browser-endpoint",
+        "ws://user:secret@127.0.0.1:9/gone",
+        "--browser-endpoint",
+        servers[1].ws,
+    )
+    try:
+        assert any("ws://***@127.0.0.1:9/gone" in line for line in served.log)
+        assert not any("secret" in line for line in served.log)
+
+        def health() -> dict[str, Any]:
+            try:
+                with urllib.request.urlopen(served.base + "/healthz", timeout=30) as response:
+                    return dict(json.loads(response.read()))
+            except urllib.error.HTTPError as error:
+                return dict(json.loads(error.read()))
+
+        body = health()
+        assert body["ok"] is True
+        endpoints = body["endpoints"]
+        assert [e["url"] for e in endpoints] == [
+            servers[0].ws,
+            "ws://***@127.0.0.1:9/gone",
+            servers[1].ws,
+        ]
+        assert [e["limit"] for e in endpoints] == [3, None, None]
+        assert all(e["sessions"] == 0 for e in endpoints)
+        # connected to at start: the unreachable one is down, the others up
+        body = wait_until(
+            lambda: (b := health())["endpoints"][1]["up"] is False and b, "the endpoint marked down"
+        )
+        assert [e["up"] for e in body["endpoints"]] == [True, False, True]
+        assert body["ok"] is True and body["endpoints"][1]["problem"]
+    finally:
+        assert served.stop() == 0
+
+
+@pytest.mark.scaleout
+def test_a_run_server_endpoint_launches_with_the_hosts_options(app: AppServer) -> None:
+    """`playwright run-server --unsafe` launches the browser the host asks for (Debian's
+    Chromium, headless, the host's args), sent in the launch options header."""
+    port = _free_port()
+    server = _run_server(port)
+    loop = LoopThread()
+    try:
+        host = Host(
+            host_config(
+                browser_endpoints=(f"ws://127.0.0.1:{port}/",),
+                browser_args=(*DEFAULT_BROWSER_ARGS, "--host-test-marker"),
+            )
+        )
+        try:
+            outcome = loop.run(host.call("k", "web_navigate", {"url": app.url("/page")}))
+            assert outcome.ok, outcome.text()
+            browsers = chromium_pids(descendants(server.pid))
+            assert len(browsers) == 1
+            with open(f"/proc/{browsers.pop()}/cmdline", "rb") as handle:
+                cmdline = handle.read().split(b"\0")
+            assert cmdline[0].startswith(b"/usr/lib/chromium/")  # Debian's, by its wrapper
+            assert b"--headless" in cmdline and b"--host-test-marker" in cmdline
+        finally:
+            loop.run(host.close())
+    finally:
+        loop.close()
+        _kill(server)
+
+
+@pytest.mark.scaleout
+def test_an_endpoint_takes_no_more_sessions_than_its_max(app: AppServer) -> None:
+    _needs_node()
+    server = BrowserServer()
+    loop = LoopThread()
+    host = Host(host_config(browser_endpoints=(server.ws + "?max=1",)))
+    try:
+        outcome = loop.run(host.call("first", "web_navigate", {"url": app.url("/page")}))
+        assert outcome.ok, outcome.text()
+        outcome = loop.run(host.call("second", "web_navigate", {"url": app.url("/page")}))
+        assert outcome.error is not None and outcome.error.code == "too_many_sessions"
+        assert "(1/1)" in outcome.error.message
+        loop.run(host.end_session("first"))
+        outcome = loop.run(host.call("second", "web_navigate", {"url": app.url("/page")}))
+        assert outcome.ok, outcome.text()
+    finally:
+        loop.run(host.close())
+        loop.close()
+        server.kill()
+
+
+@pytest.mark.scaleout
+def test_an_endpoint_that_comes_back_takes_sessions_again(app: AppServer) -> None:
+    """Down, it is retried in the background (with backoff) and placed on again once it answers."""
+    _needs_node()
+    port = _free_port()
+    first = _run_server(port)
+    other = BrowserServer()
+    loop = LoopThread()
+    host = Host(host_config(browser_endpoints=(f"ws://127.0.0.1:{port}/", other.ws)))
+    try:
+        loop.run(host.start())
+        for key in ("a", "b"):
+            outcome = loop.run(host.call(key, "web_navigate", {"url": app.url("/page")}))
+            assert outcome.ok, outcome.text()
+        assert sorted(_on(host, key) for key in ("a", "b")) == [0, 1]
+        _kill(first)
+        wait_until(lambda: not host.endpoints.endpoints[0].up, "the endpoint marked down", 20)
+        first = _run_server(port)
+        wait_until(lambda: host.endpoints.endpoints[0].up, "the endpoint up again", 60)
+        outcome = loop.run(host.call("c", "web_navigate", {"url": app.url("/page")}))
+        assert outcome.ok, outcome.text()
+        assert _on(host, "c") == 0  # the fewest live sessions: the lost one's no longer count
+    finally:
+        loop.run(host.close())
+        loop.close()
+        _kill(first)
+        other.kill()
