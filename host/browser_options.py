@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+
+from host.origins import origin_of
 
 MAX_VIEWPORT = 10_000
 MAX_INIT_SCRIPT_BYTES = 1024 * 1024
@@ -116,24 +117,16 @@ class BrowserOptions:
         return not self.browser_allowed_origins or origin in self.browser_allowed_origins
 
 
-_WEB_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+_PAGE_SCHEMES = {"ws": "http", "wss": "https"}
 
 
 def request_origin(url: str) -> str:
-    """The origin a request goes to, as the origin options spell it (`https://a.example`,
-    default port left out, a websocket as its page scheme); `scheme:` for other URLs."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return "invalid:"
-    scheme = _WEB_SCHEMES.get(parts.scheme.lower())
-    host = (parts.hostname or "").lower()
-    if scheme is None or not host:
-        return parts.scheme.lower() + ":"
-    shown = f"[{host}]" if ":" in host else host
-    default = 443 if scheme == "https" else 80
-    return f"{scheme}://{shown}" + (f":{port}" if port is not None and port != default else "")
+    """The origin a request goes to, as the origin options spell it (`origin_of`; a websocket as
+    its page scheme); `scheme:` for a URL of no http(s) origin."""
+    scheme, _, rest = url.partition(":")
+    page_scheme = _PAGE_SCHEMES.get(scheme.lower())
+    origin = origin_of(f"{page_scheme}:{rest}" if page_scheme else url)
+    return origin if origin is not None else scheme.lower() + ":"
 
 
 def add_browser_options(parser: argparse.ArgumentParser, *, executor: bool = False) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, generate, read_tree
 from syrupy.assertion import SnapshotAssertion
+from ts_check import compiler_options, run_tsc
 
 from generator.ir import ResultShape, Tool, ToolParam
 from generator.names import ToolName
@@ -175,13 +176,6 @@ export function wrong(): void {
 def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Path) -> None:
     """`client.tools.web_x(args)` of Trailblaze's SDK (a stub) is typed by the augmentation, under
     `tsc --strict`; the two wrong calls must be errors (`@ts-expect-error` fails otherwise)."""
-    import json
-    import shutil
-
-    tsc = REPO / "node_modules" / ".bin" / "tsc"
-    npx = shutil.which("npx")
-    if not tsc.exists() or npx is None:
-        pytest.fail("tsc is missing: run `npm ci` at the repository root")
     augmentation = kotlin_tree / "typescript" / "trailblaze-tools.d.ts"
     assert augmentation.is_file()
     stub = tmp_path / "trailblaze-stub" / "index.d.ts"
@@ -189,33 +183,6 @@ def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Pat
     stub.write_text(_TRAILBLAZE_STUB)
     usage = tmp_path / "usage.ts"
     usage.write_text(_TRAILBLAZE_USAGE)
-    options = json.loads((REPO / "tests" / "ts" / "tsconfig.json").read_text())["compilerOptions"]
-    options["paths"] = {"@trailblaze/scripting": [str(stub.parent / "index")]}
-    tsconfig = tmp_path / "tsconfig.json"
-    tsconfig.write_text(
-        json.dumps(
-            {
-                "compilerOptions": options,
-                "files": [str(augmentation), str(usage)],
-            }
-        )
-    )
-    done = subprocess.run(
-        [
-            npx,
-            "--no-install",
-            "tsc",
-            "--strict",
-            "--noEmit",
-            "--pretty",
-            "false",
-            "-p",
-            str(tsconfig),
-        ],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    options = compiler_options({"@trailblaze/scripting": [str(stub.parent / "index")]})
+    done = run_tsc(tmp_path, [augmentation, usage], options)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -11,79 +11,26 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
+from ts_check import TS_DIR, compiler_options, run_tsc
 
-REPO = Path(__file__).resolve().parent.parent
-TS_DIR = REPO / "tests" / "ts"
 USAGE = TS_DIR / "usage.ts"
-TSC = REPO / "node_modules" / ".bin" / "tsc"
 DIAGNOSTIC = re.compile(
     r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<col>\d+)\): error (?P<code>TS\d+):"
 )
 
 
-def _require_pinned_tsc() -> None:
-    """Fail (not skip) unless node_modules holds the TypeScript that package.json pins."""
-    if not TSC.exists():
-        pytest.fail(f"{TSC.relative_to(REPO)} is missing: run `npm ci` at the repository root")
-    pinned = json.loads((REPO / "package.json").read_text())["devDependencies"]["typescript"]
-    installed_manifest = REPO / "node_modules" / "typescript" / "package.json"
-    installed = json.loads(installed_manifest.read_text())["version"]
-    if installed != pinned:
-        pytest.fail(
-            f"node_modules has typescript {installed}, package.json pins {pinned}: "
-            "run `npm ci` at the repository root"
-        )
-
-
-def _compiler_options(generated_tree: Path) -> dict[str, Any]:
-    """tests/ts/tsconfig.json's options, with "web-tools" mapped to the fresh generation."""
-    options: dict[str, Any] = json.loads((TS_DIR / "tsconfig.json").read_text())["compilerOptions"]
-    options["paths"] = {"web-tools": [str(generated_tree / "typescript" / "web-tools")]}
-    return options
-
-
 def _tsc(
     generated_tree: Path, workdir: Path, sources: list[Path]
 ) -> subprocess.CompletedProcess[str]:
-    """Check `sources` with the generated d.ts, through a tsconfig written into `workdir`."""
-    _require_pinned_tsc()
-    npx = shutil.which("npx")
-    if npx is None:
-        pytest.fail(
-            "npx is not installed: install Node.js 20 and run `npm ci` at the repository root"
-        )
+    """Check `sources` with the generated d.ts, "web-tools" mapped to the fresh generation."""
     d_ts = generated_tree / "typescript" / "web-tools.d.ts"
     assert d_ts.is_file(), f"the generator wrote no {d_ts}"
-    tsconfig = workdir / "tsconfig.json"
-    tsconfig.write_text(
-        json.dumps(
-            {
-                "compilerOptions": _compiler_options(generated_tree),
-                "files": [str(d_ts), *(str(s) for s in sources)],
-            },
-            indent=2,
-        )
-    )
-    command = [
-        npx,
-        "--no-install",
-        "tsc",
-        "--strict",
-        "--noEmit",
-        "--pretty",
-        "false",
-        "-p",
-        str(tsconfig),
-    ]
-    return subprocess.run(
-        command, cwd=REPO, capture_output=True, text=True, check=False, timeout=300
-    )
+    options = compiler_options({"web-tools": [str(generated_tree / "typescript" / "web-tools")]})
+    return run_tsc(workdir, [d_ts, *sources], options)
 
 
 def _errors(result: subprocess.CompletedProcess[str]) -> list[tuple[str, int, str]]:

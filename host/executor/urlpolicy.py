@@ -8,29 +8,14 @@ from urllib.parse import urlsplit
 
 from host.executor.errors import ExecutorError
 from host.jsontypes import JsonValue
+from host.origins import DEFAULT_PORTS, origin_of
 
-_DEFAULT_PORTS = {"http": 80, "https": 443}
+__all__ = ["UrlPolicy", "origin_of"]
+
 # Whitespace, controls and backslashes are refused outright: browsers strip or reinterpret them
 # (`http://a.example\@b.example` opens a.example; Python's parser sees b.example), so a URL that
 # holds one could be judged by this module as one origin and opened by the browser as another.
 _UNSAFE = re.compile(r"[\x00-\x20\x7f\\]")
-
-
-def origin_of(url: str) -> str | None:
-    """`scheme://host[:port]` of an http(s) URL (default port left out, lower case), else None."""
-    try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
-    if scheme not in _DEFAULT_PORTS or not host:
-        return None
-    shown = f"[{host}]" if ":" in host else host
-    if port is not None and port != _DEFAULT_PORTS[scheme]:
-        return f"{scheme}://{shown}:{port}"
-    return f"{scheme}://{shown}"
 
 
 class UrlPolicy:
@@ -65,7 +50,7 @@ class UrlPolicy:
                 path=path,
             )
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
-        if scheme not in _DEFAULT_PORTS:
+        if scheme not in DEFAULT_PORTS:
             shown = f"'{scheme}:'" if scheme.isalpha() and len(scheme) < 20 else "a missing scheme"
             raise ExecutorError(
                 "url_refused",

@@ -211,14 +211,13 @@ def test_a_config_file_applies_and_the_command_line_wins(tmp_path: Path, app: Ap
     }
 
 
-def origin_server() -> tuple[Any, list[str]]:
-    """A server that records the paths asked of it."""
-    hits: list[str] = []
+def page_handler(title: str, hits: list[str]) -> type[http.server.BaseHTTPRequestHandler]:
+    """A handler answering every GET with a page titled `title`, recording the paths asked."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             hits.append(self.path)
-            body = b"<title>elsewhere</title><p>elsewhere</p>"
+            body = f"<title>{title}</title><p>{title}</p>".encode()
             self.send_response(200)
             self.send_header("content-type", "text/html")
             self.send_header("content-length", str(len(body)))
@@ -228,7 +227,13 @@ def origin_server() -> tuple[Any, list[str]]:
         def log_message(self, *args: object) -> None:
             pass
 
-    return serve(Handler), hits
+    return Handler
+
+
+def origin_server() -> tuple[Any, list[str]]:
+    """A server that records the paths asked of it."""
+    hits: list[str] = []
+    return serve(page_handler("elsewhere", hits)), hits
 
 
 def test_blocked_and_allowed_browser_origins(loop: LoopThread, app: AppServer) -> None:
@@ -461,21 +466,7 @@ def test_headed_runs_a_windowed_browser_on_a_display(display: str, app: AppServe
 def test_the_browser_goes_through_the_proxy_server(loop: LoopThread) -> None:
     """A plain HTTP proxy of the test's own: it answers for a host that does not exist."""
     asked: list[str] = []
-
-    class Proxy(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)  # a proxy is asked for the absolute URL
-            body = b"<title>via the proxy</title>"
-            self.send_response(200)
-            self.send_header("content-type", "text/html")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    proxy = serve(Proxy)
+    proxy = serve(page_handler("via the proxy", asked))  # a proxy is asked for the absolute URL
     try:
 
         async def run() -> ToolOutcome:
@@ -520,19 +511,7 @@ def https_origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         capture_output=True,
     )
 
-    class Page(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = b"<title>self-signed</title>"
-            self.send_response(200)
-            self.send_header("content-type", "text/html")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), page_handler("self-signed", []))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     server.socket = context.wrap_socket(server.socket, server_side=True)
