@@ -339,7 +339,11 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
     jar = path if side.endswith(".jar") else None
     if jar is None:
         allowlist = dataclasses.replace(allowlist, playwright_version=side)
-    inputs: Inputs = gather(allowlist, jar, _templates(args), "diff", cache)
+    from generator.outputs import DEFAULT_KINDS
+
+    # Kotlin too: in memory only, so the report covers the shims' signatures.
+    kinds = (*DEFAULT_KINDS, "kotlin")
+    inputs: Inputs = gather(allowlist, jar, _templates(args), "diff;outputs+kotlin", cache, kinds)
     # Both sides are bound against the one Python playwright installed; its version may differ.
     generation = generate(inputs, cache)
     manifest: dict[str, Any] = json.loads(generation.files["manifest.json"])
@@ -381,6 +385,17 @@ def manifest_problem(data: Any) -> str | None:
                 and "schema" in spec
             ):
                 return f"'{where}.parameters.{param}' needs 'required' (a boolean) and 'schema'"
+    kotlin = data.get("kotlin")
+    if kotlin is not None and not (
+        isinstance(kotlin, dict)
+        and isinstance(kotlin.get("package"), str)
+        and all(
+            isinstance(kotlin.get(key), dict)
+            and all(isinstance(v, str) for v in kotlin[key].values())
+            for key in ("shims", "refused")
+        )
+    ):
+        return "'kotlin' needs 'package' (a string), and 'shims' and 'refused' (objects of strings)"
     return None
 
 

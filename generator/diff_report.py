@@ -2,7 +2,9 @@
 
 Breaking changes are those that can make a caller's existing arguments or result handling wrong:
 a tool or parameter removed or renamed, a parameter's type changed or newly required, a new
-required parameter, a result type changed, a method that was a tool and no longer can be.
+required parameter, a result type changed, a method that was a tool and no longer can be; and,
+when both manifests record the Kotlin shims, a shim whose signature changed or that is no longer
+generated, or a change of their package.
 """
 
 from __future__ import annotations
@@ -101,6 +103,38 @@ def _surface(old: dict[str, str], new: dict[str, str], report: DiffReport) -> No
             report.surface.append(f"`{method}`: {before} → {after}")
 
 
+def _kotlin(old: dict[str, Any] | None, new: dict[str, Any] | None, report: DiffReport) -> None:
+    """The Kotlin shims compared, when both sides record them (`--outputs ...,kotlin`)."""
+    if old is None or new is None:
+        if old is not new:
+            side = "the old" if old is None else "the new"
+            report.other.append(
+                f"Kotlin shims not compared: {side} manifest does not record them "
+                "(generate it with --outputs including kotlin)"
+            )
+        return
+    if old["package"] != new["package"]:
+        report.breaking.append(
+            f"**breaking** Kotlin shims moved from package `{old['package']}` to `{new['package']}`"
+        )
+    old_shims, new_shims = old["shims"], new["shims"]
+    for tool in sorted(old_shims):
+        before, after = old_shims[tool], new_shims.get(tool)
+        if after is None:
+            why = new["refused"].get(tool)
+            if why is not None:
+                report.breaking.append(
+                    f"**breaking** `{tool}`: Kotlin shim `{before}` is no longer generated: {why}"
+                )
+            # A tool that is gone altogether is reported as removed already.
+        elif after != before:
+            report.breaking.append(
+                f"**breaking** `{tool}`: Kotlin shim signature changed from `{before}` to `{after}`"
+            )
+    for tool in sorted(set(new_shims) - set(old_shims)):
+        report.other.append(f"`{tool}`: new Kotlin shim `{new_shims[tool]}`")
+
+
 def compare(old: dict[str, Any], new: dict[str, Any], old_label: str, new_label: str) -> DiffReport:
     report = DiffReport(old_label, new_label)
     old_tools, new_tools = old["tools"], new["tools"]
@@ -111,4 +145,5 @@ def compare(old: dict[str, Any], new: dict[str, Any], old_label: str, new_label:
     for name in sorted(set(old_tools) & set(new_tools)):
         _compare_tool(name, old_tools[name], new_tools[name], report)
     _surface(old["surface"], new["surface"], report)
+    _kotlin(old.get("kotlin"), new.get("kotlin"), report)
     return report

@@ -50,20 +50,26 @@ def build_manifest(
     java_version: str,
     python_version: str,
     jar_sha256: str,
+    kotlin: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The manifest; `kotlin` (the Kotlin shims' signatures and refusals) only when that output
+    is written, so a manifest without it compares as before."""
     surface = {}
     for row in report.rows:
         key = f"{row.interface}.{row.method}"
         surface[key] = (
             f"tool {row.tool}" if row.status == "tool" else f"{row.status}: {row.category}"
         )
-    return {
+    manifest: dict[str, Any] = {
         "format": FORMAT,
         "generator": __version__,
         "playwright": {"java": java_version, "python": python_version, "jarSha256": jar_sha256},
         "tools": {tool.name.value: _tool_entry(tool) for tool in tools},
         "surface": dict(sorted(surface.items())),
     }
+    if kotlin is not None:
+        manifest["kotlin"] = kotlin
+    return manifest
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:

@@ -42,6 +42,9 @@ class Model:
     python_version: str
     jar_sha256: str
     kotlin: kotlin_writer.KotlinSettings = field(default_factory=kotlin_writer.KotlinSettings)
+    kinds: frozenset[str] = frozenset()
+    """The kinds of output being written: the core outputs (SURFACE.md, manifest.json) say more
+    of a kind only when it is written, so the default output does not change with a new kind."""
 
     @functools.cached_property
     def objects(self) -> list[ObjectOf]:
@@ -54,6 +57,13 @@ class Model:
     @functools.cached_property
     def kotlin_files(self) -> tuple[list[dict[str, Any]], list[kotlin_writer.Refusal]]:
         return kotlin_writer.kotlin_files(self.tools, self.kotlin)
+
+    @functools.cached_property
+    def kotlin_surface(self) -> dict[str, Any] | None:
+        """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
+        if "kotlin" not in self.kinds:
+            return None
+        return kotlin_writer.surface(*self.kotlin_files, self.kotlin)
 
 
 Context = dict[str, Any]
@@ -187,9 +197,21 @@ OUTPUTS: tuple[Output, ...] = (
     Rendered(
         _once(
             lambda m: {
+                "package": m.kotlin.package,
+                "package_path": m.kotlin.package.replace(".", "/"),
+            }
+        ),
+        "kotlin_json.kt.j2",
+        f"kotlin/{{package_path}}/{kotlin_writer.JSON_HELPER_FILE}.kt",
+        kind="kotlin",
+    ),
+    Rendered(
+        _once(
+            lambda m: {
                 "report": m.report,
                 "java_version": m.java_version,
                 "python_version": m.python_version,
+                "kotlin": m.kotlin_surface,
             }
         ),
         "SURFACE.md.j2",
@@ -198,7 +220,14 @@ OUTPUTS: tuple[Output, ...] = (
     Written(
         "manifest.json",
         lambda m: manifest_text(
-            build_manifest(list(m.tools), m.report, m.java_version, m.python_version, m.jar_sha256)
+            build_manifest(
+                list(m.tools),
+                m.report,
+                m.java_version,
+                m.python_version,
+                m.jar_sha256,
+                m.kotlin_surface,
+            )
         ),
     ),
 )

@@ -144,7 +144,15 @@ class Renderer:
         report: SurfaceReport,
         jar_sha256: str,
     ) -> dict[str, str]:
-        model = Model(tuple(tools), report, java_version, python_version, jar_sha256, self._kotlin)
+        model = Model(
+            tuple(tools),
+            report,
+            java_version,
+            python_version,
+            jar_sha256,
+            self._kotlin,
+            frozenset(o.kind for o in self._outputs),
+        )
         self.notes = []
         files: dict[str, str] = {}
         unformatted: dict[str, str] = {}

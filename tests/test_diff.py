@@ -78,6 +78,8 @@ def test_fixture_jars_report_every_kind_of_change(
         "**breaking** `web_click`: parameter `timeout` type changed",
         "**breaking** `web_title`: result changed",
         "**breaking** `Page.addInitScript` was tool web_addInitScript and is now refused: callback",
+        # The Kotlin shims are compared too: a new field changes the constructor.
+        "**breaking** `web_click`: Kotlin shim signature changed from `GeneratedClickTool(",
     ]
     for line in expected:
         assert line in text, line
@@ -116,6 +118,54 @@ def test_manifest_level_changes() -> None:
     assert "**breaking** `web_click`: new required parameter `extra`" in report.breaking
     assert "`web_check`: parameter `force` is now optional" in report.other
     assert compare(old, old, "a", "b").changed is False
+
+
+def test_kotlin_shim_changes() -> None:
+    """A shim's signature changed or no longer generated is breaking; a new shim is not; a side
+    without the Kotlin record says so instead of comparing."""
+    old, new = _manifest(), _manifest()
+    old["kotlin"] = {
+        "package": "a.b",
+        "shims": {
+            "web_fill": "GeneratedFillTool(value: String)",
+            "web_title": "GeneratedTitleTool()",
+        },
+        "refused": {"web_click": "argument position: the object Position has no conversion"},
+    }
+    new["kotlin"] = {
+        "package": "a.b",
+        "shims": {
+            "web_fill": "GeneratedFillTool(value: String, force: Boolean? = null)",
+            "web_click": "GeneratedClickTool()",
+        },
+        "refused": {"web_title": "a reason"},
+    }
+    report = compare(old, new, "old", "new")
+    assert report.breaking == [
+        "**breaking** `web_fill`: Kotlin shim signature changed from "
+        "`GeneratedFillTool(value: String)` to "
+        "`GeneratedFillTool(value: String, force: Boolean? = null)`",
+        "**breaking** `web_title`: Kotlin shim `GeneratedTitleTool()` is no longer generated: "
+        "a reason",
+    ]
+    assert report.other == ["`web_click`: new Kotlin shim `GeneratedClickTool()`"]
+    new["kotlin"]["package"] = "c.d"
+    assert "**breaking** Kotlin shims moved from package `a.b` to `c.d`" in (
+        compare(old, new, "old", "new").breaking
+    )
+    del new["kotlin"]
+    assert compare(old, new, "old", "new").other == [
+        "Kotlin shims not compared: the new manifest does not record them "
+        "(generate it with --outputs including kotlin)"
+    ]
+
+
+def test_malformed_kotlin_record_is_refused(tmp_path: Path) -> None:
+    broken = _manifest()
+    broken["kotlin"] = {"package": "a.b", "shims": {"web_fill": 3}, "refused": {}}
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(broken))
+    assert main(["diff", str(path), str(REPO / "generated" / "manifest.json")]) == 2
 
 
 def test_manifest_files_as_sides(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ real Playwright JAR with `scripts/kotlin-check.sh`."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -18,7 +20,7 @@ from ts_check import compiler_options, run_tsc
 from generator.ir import ResultShape, Tool, ToolParam
 from generator.names import ToolName
 from generator.targets import TARGETS
-from generator.type_tree import EnumOf, MapOf, Null, OneOf, Scalar
+from generator.type_tree import AnyJson, EnumOf, LocatorSelector, MapOf, Null, OneOf, Scalar
 from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
 
 KOTLIN_ROOT = "kotlin/xyz/block/trailblaze/playwright/generated"
@@ -28,6 +30,9 @@ SNAPSHOT_TOOLS = (
     "GeneratedContextCloseTool",
     "GeneratedMouseClickTool",
     "GeneratedTitleTool",
+    "GeneratedEvaluateTool",
+    "GeneratedLocatorAndTool",
+    "GeneratedJson",
 )
 
 
@@ -49,8 +54,17 @@ def test_extra_kinds_add_only_their_files(generated_tree: Path, kotlin_tree: Pat
     assert "typescript/trailblaze-tools.d.ts" in extra
     extra.remove("typescript/trailblaze-tools.d.ts")
     assert extra and all(n.startswith(f"{KOTLIN_ROOT}/") and n.endswith(".kt") for n in extra)
-    common = set(default) - {".generated-files"}
+    # SURFACE.md and manifest.json record the Kotlin shims when they are written, and only then.
+    common = set(default) - {".generated-files", "SURFACE.md", "manifest.json"}
     assert {n: everything[n] for n in common} == {n: default[n] for n in common}
+    assert everything["SURFACE.md"].startswith(default["SURFACE.md"])
+    assert b"\n## Kotlin shims\n" in everything["SURFACE.md"][len(default["SURFACE.md"]) :]
+    recorded = json.loads(everything["manifest.json"])
+    kotlin = recorded.pop("kotlin")
+    assert recorded == json.loads(default["manifest.json"])
+    shims = {n for n in extra if not n.endswith("/GeneratedJson.kt")}
+    assert len(kotlin["shims"]) == len(shims)
+    assert len(kotlin["shims"]) + len(kotlin["refused"]) == len(recorded["tools"])
 
 
 def test_shims_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
@@ -115,13 +129,43 @@ def test_uncallable_signature_is_refused_with_why() -> None:
     assert isinstance(refused, Refusal) and "Java Position" in refused.reason
 
 
+def test_escape_hatch_selectors_and_optional_positionals() -> None:
+    """Any JSON value is a JsonElement handed over by `jsonToJava`; a selector Java takes as a
+    Locator becomes `page.locator(...)`; an optional positional argument whose overload goes
+    without it is passed as null; one with no such overload is refused."""
+    tool = _tool(
+        (
+            ToolParam("target", LocatorSelector(), True, ""),
+            ToolParam("arg", AnyJson(), False, ""),
+        ),
+        "go(Locator, Object)",
+    )
+    tool = dataclasses.replace(
+        tool,
+        java_signatures=(*tool.java_signatures, "com.microsoft.playwright.Page#go(Locator)"),
+    )
+    context = kotlin_tool(tool, KotlinSettings())
+    assert not isinstance(context, Refusal), context
+    assert context["arguments"] == "page.locator(this.target), jsonToJava(this.arg)"
+    assert [f["type"] for f in context["fields"]] == ["String", "JsonElement"]
+    assert "kotlinx.serialization.json.JsonElement" in context["imports"]
+    assert "`jsonToJava`" in context["fields"][1]["kdoc"]
+    alone = dataclasses.replace(tool, java_signatures=tool.java_signatures[:1])
+    refused = kotlin_tool(alone, KotlinSettings())
+    assert isinstance(refused, Refusal) and "no overload goes without it" in refused.reason
+
+
 def test_refusals_are_notes_of_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from generator.cli import main
 
     args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(tmp_path / "out")]
     assert main([*args, "--outputs", "kotlin", "-v"]) == 0
     err = capsys.readouterr().err
-    assert re.search(r"com\.microsoft\.playwright\.Page#evaluate: info: no Kotlin shim: ", err)
+    assert re.search(
+        r"com\.microsoft\.playwright\.Page#click: info: no Kotlin shim: argument position: "
+        r"the object Position has no Kotlin conversion to Java",
+        err,
+    )
 
 
 def test_bad_outputs_option_is_an_input_error(tmp_path: Path) -> None:

@@ -4,12 +4,14 @@ calls the Playwright Java method itself.
 `kotlin_tool` gives the template context of one tool's file, or a `Refusal` saying why the tool
 cannot be called from Kotlin as generated. A shim is only emitted when every argument reaches Java
 through a conversion this module knows to compile (`scripts/kotlin-check.sh` compiles them all
-against the real JAR): positional Java arguments of type String, int, double, boolean,
-`Map<String, String>` or `List<String>`, and option fields of those types, of a Playwright enum
-(`com.microsoft.playwright.options.*`) or a list of one. Everything else (objects such as
-`Position`, selectors handed over as Locators, base64 bytes, any-JSON values, unions, `Optional`
-options, an optional positional argument that picks an overload) is refused, by name and reason,
-rather than emitted as code that might not compile.
+against the real JAR): String, int, double, boolean, `Map<String, String>`, `List<String>` and
+Playwright enums (`com.microsoft.playwright.options.*`, or lists of them) as they are; a selector
+handed to Java as a `Locator` (`page.locator(it)`, or a list of them); any JSON value (Java
+`Object`, `evaluate`'s argument) as the plan's escape hatch, a `JsonElement` turned into plain Java
+values by `jsonToJava` (the package's `GeneratedJson.kt`); a union whose every member is a string
+on the wire, as a String. Everything else (objects such as `Position`, base64 bytes, other unions,
+`Optional` options, an optional positional argument that picks an overload) is refused, by name
+and reason, rather than emitted as code that might not compile.
 """
 
 from __future__ import annotations
@@ -21,9 +23,13 @@ from typing import Any
 from generator.ir import Tool, ToolParam
 from generator.type_tree import (
     AnyJson,
+    Base64Bytes,
     EnumOf,
     ListOf,
+    LocatorSelector,
     MapOf,
+    Nullable,
+    ObjectOf,
     OneOf,
     Scalar,
     TypeNode,
@@ -82,6 +88,8 @@ _POSITIONAL = {
     "List<String>": "List<String>",
 }
 _PASSED_AS_IS = frozenset(_POSITIONAL.values())
+JSON_ELEMENT = "JsonElement"
+JSON_HELPER_FILE = "GeneratedJson"
 
 # The receiver of the Java call, by target prefix, in terms of `execute`'s `page`.
 RECEIVERS = {
@@ -114,8 +122,9 @@ class KotlinSettings:
 
 @dataclass(frozen=True)
 class Refusal:
-    """A tool left out of the Kotlin output: its Java method and why."""
+    """A tool left out of the Kotlin output: its name, its Java method and why."""
 
+    tool: str
     java_reference: str
     reason: str
 
@@ -179,6 +188,14 @@ class _Types:
         match node:
             case Scalar(kind):
                 return _SCALARS[kind]
+            case LocatorSelector():
+                return "String"
+            case ListOf(LocatorSelector()):
+                return "List<String>"
+            case OneOf(options) if all(_is_string(o) for o in options):
+                return "String"
+            case AnyJson():
+                return JSON_ELEMENT
             case MapOf(Scalar("string")):
                 return "Map<String, String>"
             case ListOf(Scalar("string")):
@@ -195,16 +212,55 @@ class _Types:
                 if known != node:
                     raise _Refused(f"{where}: two different enums are named {name}")
                 return name
-            case OneOf() | AnyJson():
-                # The plan's escape hatch for unions and any-JSON values; no generated call
-                # converts one to the Java overload it stands for yet, so such tools are refused.
-                raise _Refused(f"{where}: a union or any-JSON value has no Java conversion")
+            case OneOf(options):
+                # Each member is a different Java overload; the shim calls one overload only.
+                shown = ", ".join(_shown(o) for o in options)
+                raise _Refused(f"{where}: a union ({shown}) needs a Java overload per member")
             case _:
-                raise _Refused(f"{where}: {type(node).__name__} has no Kotlin conversion to Java")
+                raise _Refused(f"{where}: {_shown(node)} has no Kotlin conversion to Java")
+
+
+def _is_string(node: TypeNode) -> bool:
+    return node == Scalar("string") or isinstance(node, LocatorSelector)
+
+
+def _shown(node: TypeNode) -> str:
+    """A type as a refusal names it."""
+    match node:
+        case ObjectOf(name):
+            return f"the object {name}"
+        case ListOf(item):
+            return f"a list of {_shown(item)}"
+        case Nullable(inner):
+            return f"{_shown(inner)} or null (Java Optional)"
+        case Base64Bytes():
+            return "base64 bytes"
+        case LocatorSelector():
+            return "a selector"
+        case Scalar(kind):
+            return kind
+        case EnumOf(name):
+            return f"the enum {name}"
+        case _:
+            return type(node).__name__
+
+
+def _described(param: ToolParam) -> str:
+    """A field's KDoc: the parameter's description, and for the JSON escape hatch what it holds."""
+    if not isinstance(param.type, AnyJson):
+        return param.description
+    hatch = "Any JSON value (a JsonElement): `jsonToJava` hands it to Java as plain values."
+    return f"{param.description.strip()}\n\n{hatch}".strip()
 
 
 def _argument(param: ToolParam, kotlin_type: str, types: _Types) -> str:
     """The Kotlin expression that hands `param`'s (non-null) value `it` to Java."""
+    if isinstance(param.type, LocatorSelector):
+        return "page.locator(it)"
+    if param.type == ListOf(LocatorSelector()):
+        return "it.map { s -> page.locator(s) }"
+    if kotlin_type == JSON_ELEMENT:
+        return "jsonToJava(it)"
     if kotlin_type in _PASSED_AS_IS:
         return "it"
     if kotlin_type in types.enums:
@@ -219,11 +275,16 @@ def kotlin_tool(tool: Tool, settings: KotlinSettings) -> dict[str, Any] | Refusa
     try:
         return _context(tool, settings)
     except _Refused as refused:
-        return Refusal(tool.java_reference, str(refused))
+        return Refusal(tool.name.value, tool.java_reference, str(refused))
 
 
 def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
-    overload = max(tool.java_signatures, key=lambda s: len(_parameters(s)))
+    # The overload with every argument; among equals, the one taking the most plain values
+    # (`locator(String, ...)` rather than `locator(Locator, ...)`).
+    overload = max(
+        tool.java_signatures,
+        key=lambda s: (len(_parameters(s)), sum(p in _POSITIONAL for p in _parameters(s))),
+    )
     java_params = _parameters(overload)
     options_class = None
     if java_params and java_params[-1].endswith("Options"):
@@ -239,7 +300,7 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
             "name": identifier(p.wire_name),
             "type": types.write(p.type, f"argument {p.wire_name}"),
             "required": p.required,
-            "kdoc": _kdoc(p.description, "    "),
+            "kdoc": _kdoc(_described(p), "    "),
         }
         for p in tool.params
     ]
@@ -247,23 +308,36 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         p.wire_name: f for p, f in zip(tool.params, fields, strict=True)
     }
     positional = []
-    for param, java_type in zip(params, java_params, strict=False):
+    for index, (param, java_type) in enumerate(zip(params, java_params, strict=False)):
         wanted = _POSITIONAL.get(java_type)
         kotlin_type = by_name[param.wire_name]["type"]
-        convert = ""
+        value = f"this.{identifier(param.wire_name)}"
         if java_type in types.enums and kotlin_type == java_type:
-            wanted, convert = kotlin_type, ".toJava()"
+            wanted, value = kotlin_type, f"{value}.toJava()"
+        elif java_type == "Locator" and isinstance(param.type, LocatorSelector):
+            wanted, value = kotlin_type, f"page.locator({value})"
+        elif java_type == "Object" and kotlin_type == JSON_ELEMENT:
+            wanted, value = kotlin_type, f"jsonToJava({value})"
         if wanted is None or wanted != kotlin_type:
             raise _Refused(
                 f"argument {param.wire_name}: Java {java_type} cannot be given a Kotlin "
                 f"{kotlin_type} as generated"
             )
         if not param.required:
-            raise _Refused(
-                f"argument {param.wire_name} is optional but positional in Java "
-                "(the overload would depend on its presence)"
+            shorter = any(
+                _parameters(s)[:index] == java_params[:index]
+                and len(_parameters(s)) <= index + (options_class is not None)
+                for s in tool.java_signatures
             )
-        positional.append(f"this.{identifier(param.wire_name)}{convert}")
+            if not shorter or value.startswith("page.locator("):
+                raise _Refused(
+                    f"argument {param.wire_name} is optional but positional in Java, and no "
+                    "overload goes without it"
+                )
+            # Playwright's overload without a trailing argument passes null for it, so the
+            # nullable field is passed as it is (an enum through `?.`).
+            value = value.replace(".toJava()", "?.toJava()")
+        positional.append(value)
     options = []
     for param in params[len(java_params) :]:
         if options_class is None or param.required:
@@ -288,12 +362,14 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         }
         for name, node in sorted(types.enums.items())
     ]
+    uses_json = any(f["type"] == JSON_ELEMENT for f in fields)
     interface = settings.tool_interface.rsplit(".", 1)
     annotation = settings.tool_annotation.rsplit(".", 1)
     return {
         "package": settings.package,
         "package_path": settings.package.replace(".", "/"),
         "class_name": class_name(tool),
+        "tool": tool.name.value,
         "tool_name": string_literal(tool.name.value),
         "kdoc": _kdoc(tool.description, ""),
         "java": tool.java_reference,
@@ -302,7 +378,16 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         "is_recordable": "true" if tool.is_recordable else "false",
         "interface": interface[-1],
         "annotation": annotation[-1],
-        "imports": sorted({settings.tool_interface, settings.tool_annotation}),
+        "imports": sorted(
+            {
+                settings.tool_interface,
+                settings.tool_annotation,
+                "com.microsoft.playwright.Page",
+                "kotlinx.serialization.Serializable",
+            }
+            | ({f"kotlinx.serialization.json.{JSON_ELEMENT}"} if uses_json else set())
+            | ({"kotlinx.serialization.SerialName"} if enums else set())
+        ),
         "fields": fields,
         "enums": enums,
         "receiver": RECEIVERS[tool.target.prefix],
@@ -312,6 +397,28 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         ),
         "options": options,
         "arguments": ", ".join(positional),
+    }
+
+
+def signature(context: dict[str, Any]) -> str:
+    """What a Kotlin caller of one shim relies on: its class and constructor, as Kotlin spells
+    them (`GeneratedPageClickTool(selector: String, timeout: Double? = null)`); the version-bump
+    report calls any change of it breaking (a caller may construct it positionally)."""
+    fields = ", ".join(
+        f"{f['name']}: {f['type']}{'' if f['required'] else '? = null'}" for f in context["fields"]
+    )
+    return f"{context['class_name']}({fields})"
+
+
+def surface(
+    contexts: list[dict[str, Any]], refused: list[Refusal], settings: KotlinSettings
+) -> dict[str, Any]:
+    """The Kotlin output as the manifest records it: each shim's signature by tool name, and
+    each refused tool's reason."""
+    return {
+        "package": settings.package,
+        "shims": {c["tool"]: signature(c) for c in sorted(contexts, key=lambda c: c["tool"])},
+        "refused": {r.tool: r.reason for r in sorted(refused, key=lambda r: r.tool)},
     }
 
 
@@ -332,7 +439,9 @@ def kotlin_files(
         if key in seen:
             refused.append(
                 Refusal(
-                    tool.java_reference, f"its class name is {seen[key]}'s, {made['class_name']}"
+                    tool.name.value,
+                    tool.java_reference,
+                    f"its class name is {seen[key]}'s, {made['class_name']}",
                 )
             )
             continue
