@@ -205,7 +205,7 @@ class Direct:
 class Service:
     """`python -m host executor` in a subprocess, at its normal log level."""
 
-    def __init__(self, concurrency: int) -> None:
+    def __init__(self, concurrency: int, extra: tuple[str, ...] = ()) -> None:
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -216,6 +216,7 @@ class Service:
                 "127.0.0.1:0",
                 "--max-concurrent",
                 str(max(concurrency, 1)),
+                *extra,
             ],
             cwd=REPO,
             stdout=subprocess.DEVNULL,

@@ -16,6 +16,7 @@ from playwright.async_api import Browser, BrowserContext, Playwright, async_play
 from host.config import HostConfig
 from host.downloads import default_output_dir
 from host.errors import HostError
+from host.selenium_driver import driver_env, selenium_env
 
 if TYPE_CHECKING:
     from host.endpoints import EndpointSpec
@@ -215,16 +216,17 @@ class BrowserPool:
         remote = self.endpoint
         if remote is not None and remote.kind == "cdp":
             browser = await engine.connect_over_cdp(remote.url, timeout=limit * 1000)
-        elif remote is not None:
+        elif remote is not None and remote.kind == "ws":
             from host.endpoints import launch_options_header
 
             browser = await engine.connect(
                 remote.url, timeout=limit * 1000, headers=launch_options_header(self._config)
             )
         else:
+            # A launch here, or (a Selenium endpoint) through the hub the driver points at.
             args = list(self._config.browser_args)
             port = None
-            if self._config.enable_execute:
+            if self._config.enable_execute and remote is None:
                 port = _free_loopback_port()
                 args += ["--remote-debugging-address=127.0.0.1", f"--remote-debugging-port={port}"]
             proxy: dict[str, str] | None = None
@@ -278,7 +280,12 @@ class BrowserPool:
         over, and `close` waits for it and stops what it started."""
         if self._driver is None:
             self._driver_manager = async_playwright()
-            self._driver = asyncio.ensure_future(self._driver_manager.start())
+            extra = None
+            if self.endpoint is not None and self.endpoint.kind == "selenium":
+                extra = selenium_env(self.endpoint.url, self._config.selenium_capabilities)
+            # The task copies the context now: the Selenium variables reach this driver alone.
+            with driver_env(extra):
+                self._driver = asyncio.ensure_future(self._driver_manager.start())
             self._driver.add_done_callback(_retrieve)
         driver = self._driver
         try:

@@ -78,9 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="URL",
         help="a browser to use instead of launching one: ws://HOST:PORT/... a Playwright browser "
-        "server (launch-server, or run-server given this host's launch options), http://HOST:PORT "
-        "a browser over CDP; ?max=N limits its live sessions; repeatable: each new session goes "
-        "to the healthy endpoint with the fewest",
+        "server (launch-server, or run-server given this host's launch options), "
+        "selenium+http://HUB:PORT a Selenium Grid 4 hub (Chromium over the hub's CDP), "
+        "http://HOST:PORT a browser over CDP; ?max=N limits its live sessions; repeatable: each "
+        "new session goes to the healthy endpoint with the fewest",
+    )
+    serve.add_argument(
+        "--selenium-capabilities",
+        metavar="JSON",
+        help='capabilities merged into what a Selenium endpoint\'s sessions ask for ({"se:name": '
+        '"agents"}); a goog:chromeOptions given here replaces the launch\'s own',
     )
     serve.add_argument(
         "--max-sessions", type=int, default=32, help="sessions held at once (default 32)"
@@ -240,10 +247,10 @@ def config_from(args: argparse.Namespace) -> HostConfig:
                 "a trace or video shows what --secrets keeps from the model (typed values, "
                 "the page's text); give one of the two",
             )
-    endpoints = tuple(args.browser_endpoint)
-    if endpoints:
-        from host.endpoints import parse_endpoint
+    from host.endpoints import endpoint_options
 
+    endpoints, capabilities = endpoint_options(args)
+    if endpoints:
         if args.cdp_endpoint:
             raise OptionError(
                 "--browser-endpoint", "give --browser-endpoint or --cdp-endpoint, not both"
@@ -252,11 +259,6 @@ def config_from(args: argparse.Namespace) -> HostConfig:
             raise OptionError(
                 "--browser-endpoint", "a --user-data-dir profile needs a browser this host launches"
             )
-        for url in endpoints:
-            try:
-                parse_endpoint(url)
-            except ValueError as error:
-                raise OptionError("--browser-endpoint", str(error)) from None
     max_sessions = args.max_sessions
     if browser.user_data_dir is not None:
         max_sessions = 1  # one profile, one browser context: one session holds it at a time
@@ -264,6 +266,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         executable_path=args.executable_path or None,
         cdp_endpoint=args.cdp_endpoint,
         browser_endpoints=endpoints,
+        selenium_capabilities=capabilities,
         max_sessions=max_sessions,
         idle_timeout=args.idle_timeout,
         action_timeout=args.action_timeout,
@@ -510,21 +513,12 @@ def serve(args: argparse.Namespace) -> int:
     if config.secrets:
         install_log_scrubber(config.secrets)
     if config.browser_endpoints:
-        from host.endpoints import check_endpoints
+        from host.endpoints import start_check
 
-        failures = asyncio.run(check_endpoints(config))
-        for url, reason in failures:
-            print(
-                f"{'error' if len(failures) == len(config.browser_endpoints) else 'warning'}: "
-                f"--browser-endpoint {url}: {reason}"
-                + (
-                    ""
-                    if len(failures) == len(config.browser_endpoints)
-                    else " (the host starts with the others and retries it)"
-                ),
-                file=sys.stderr,
-            )
-        if failures and len(failures) == len(config.browser_endpoints):
+        lines, fatal = start_check(config)
+        for line in lines:
+            print(line, file=sys.stderr)
+        if fatal:
             return 2
     if config.browser.needs_probe:
         from host.startup_probe import probe_options

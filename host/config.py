@@ -31,6 +31,8 @@ class HostConfig:
     """Chromium to launch (Debian's by default); `None` uses Playwright's own lookup."""
     cdp_endpoint: str | None = None
     """Connect to a browser that runs elsewhere (`http://host:9222`) instead of launching one."""
+    selenium_capabilities: str | None = None
+    """`--selenium-capabilities`: JSON merged into what a Selenium endpoint's sessions ask for."""
     browser_endpoints: tuple[str, ...] = ()
     """`--browser-endpoint` URLs (ws:// a Playwright browser server, http:// CDP, `?max=N` a limit
     of live sessions): with several, each new session goes to the healthy one with the fewest

@@ -124,10 +124,44 @@ def _given(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[argparse
     return given
 
 
+def _endpoint_entry(value: object, where: str) -> object:
+    """A `browser-endpoint` item may be `{url: ws://..., max: 8}`: the URL with `?max=8`."""
+    if not isinstance(value, dict):
+        return value
+    url, limit = value.get("url"), value.get("max")
+    unknown = sorted(set(value) - {"url", "max"})
+    if not isinstance(url, str) or unknown:
+        raise ConfigFileError(
+            f"{where}: an endpoint entry is {{url: ..., max: N}}"
+            + (f" (unknown key {', '.join(map(str, unknown))})" if unknown else "")
+        )
+    if limit is None:
+        return url
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise ConfigFileError(f"{where}: max must be a whole number")
+    return f"{url}{'&' if '?' in url else '?'}max={limit}"
+
+
+def _json_entry(value: object, where: str) -> object:
+    """`selenium-capabilities` may be a mapping: its JSON text."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+
+
+# Options whose values a config file may give as structures, and how they become text.
+_STRUCTURED = {"--browser-endpoint": _endpoint_entry, "--selenium-capabilities": _json_entry}
+
+
 def _tokens(
     parser: argparse.ArgumentParser, action: argparse.Action, value: object, where: str
 ) -> list[str]:
     flag = action.option_strings[0]
+    structured = _STRUCTURED.get(flag)
+    if structured is not None:
+        value = (
+            [structured(v, where) for v in value]
+            if isinstance(value, list)
+            else structured(value, where)
+        )
     if action.nargs == 0:  # store_true
         if not isinstance(value, bool):
             raise ConfigFileError(f"{where} must be true or false")

@@ -28,7 +28,8 @@ _BACKOFF_MAX_S = 30.0
 
 @dataclass(frozen=True)
 class EndpointSpec:
-    """One `--browser-endpoint`: `kind` is `ws` (a Playwright browser server) or `cdp`."""
+    """One `--browser-endpoint`: `kind` is `ws` (a Playwright browser server), `selenium` (a
+    Selenium Grid 4 hub; `url` is its http(s) URL) or `cdp`."""
 
     kind: str
     url: str
@@ -48,17 +49,26 @@ def parse_endpoint(text: str) -> EndpointSpec:
         raise ValueError(f"{_hide(text)}: not a URL ({error})") from None
     scheme = parts.scheme.lower()
     shown = _hide(text)
-    if scheme.startswith("selenium+"):
-        raise ValueError(
-            f"{shown}: Selenium Grid endpoints are not supported yet; give a Playwright browser "
-            "server (ws://, wss://) or a CDP endpoint (http://, https://)"
-        )
-    kinds = {"ws": "ws", "wss": "ws", "http": "cdp", "https": "cdp"}
+    kinds = {
+        "ws": "ws",
+        "wss": "ws",
+        "http": "cdp",
+        "https": "cdp",
+        "selenium+http": "selenium",
+        "selenium+https": "selenium",
+    }
     if scheme not in kinds:
         raise ValueError(
             f"{shown}: unknown scheme {scheme + '://' if scheme else '(none)'}; give ws:// or "
-            "wss:// (a Playwright browser server) or http:// or https:// (CDP)"
+            "wss:// (a Playwright browser server), selenium+http:// or selenium+https:// (a "
+            "Selenium Grid 4 hub) or http:// or https:// (CDP)"
         )
+    if kinds[scheme] == "selenium":
+        from host.selenium_driver import hook_problem
+
+        problem = hook_problem()
+        if problem is not None:
+            raise ValueError(f"{shown}: {problem}")
     if not parts.hostname:
         raise ValueError(f"{shown}: no host")
     del port  # read above only to check it
@@ -75,7 +85,37 @@ def parse_endpoint(text: str) -> EndpointSpec:
         else:
             query.append((name, value))
     url = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), parts.fragment))
-    return EndpointSpec(kinds[scheme], url, _hide(url), limit)
+    shown = _hide(url)
+    if kinds[scheme] == "selenium":
+        url = url.removeprefix(parts.scheme + ":")
+        url = scheme.removeprefix("selenium+") + ":" + url
+    return EndpointSpec(kinds[scheme], url, shown, limit)
+
+
+def endpoint_options(args: Any) -> tuple[tuple[str, ...], str | None]:
+    """`--browser-endpoint` (each checked) and `--selenium-capabilities` (a JSON object, only
+    beside a Selenium endpoint) from the command line; OptionError names the option and why."""
+    from host.browser_options import OptionError
+    from host.selenium_driver import parse_capabilities
+
+    endpoints = tuple(args.browser_endpoint)
+    specs = []
+    for url in endpoints:
+        try:
+            specs.append(parse_endpoint(url))
+        except ValueError as error:
+            raise OptionError("--browser-endpoint", str(error)) from None
+    capabilities = args.selenium_capabilities
+    if capabilities is None:
+        return endpoints, None
+    if not any(spec.kind == "selenium" for spec in specs):
+        raise OptionError(
+            "--selenium-capabilities", "give it with a selenium+http:// --browser-endpoint"
+        )
+    try:
+        return endpoints, parse_capabilities(capabilities)
+    except ValueError as error:
+        raise OptionError("--selenium-capabilities", str(error)) from None
 
 
 def _hide(text: str) -> str:
@@ -104,6 +144,9 @@ class Endpoint:
     pool: BrowserPool
     sessions: int = 0
     """Live sessions placed here (and sessions being made here)."""
+    placed: int = 0
+    """Sessions ever placed here: among endpoints with as few live sessions, the one placed on
+    least goes first, so that short sessions one after another still spread."""
     down_since: float | None = None
     problem: str | None = None
     retry_at: float = 0.0
@@ -123,6 +166,7 @@ class Endpoint:
             "url": self.spec.shown,
             "up": self.up,
             "sessions": self.sessions,
+            "placed": self.placed,
             "limit": self.spec.limit,
             "problem": self.problem,
         }
@@ -178,6 +222,7 @@ class EndpointPool:
             except BaseException:
                 endpoint.sessions -= 1
                 raise
+            endpoint.placed += 1
             return endpoint
         give_up = None if timeout is None else time.monotonic() + timeout
         tried: list[str] = []
@@ -186,7 +231,7 @@ class EndpointPool:
             candidates = [e for e in self.endpoints if e.up and not e.full and id(e) not in failed]
             if not candidates:
                 break
-            endpoint = min(candidates, key=lambda e: e.sessions)
+            endpoint = min(candidates, key=lambda e: (e.sessions, e.placed))
             endpoint.sessions += 1
             limit = CONNECT_TIMEOUT_S
             if give_up is not None:
@@ -209,6 +254,7 @@ class EndpointPool:
             except BaseException:
                 endpoint.sessions -= 1
                 raise
+            endpoint.placed += 1
             return endpoint
         if self._closed:
             raise HostError("shutting_down", "the host is shutting down")
@@ -276,6 +322,19 @@ def _full(endpoints: list[Endpoint]) -> HostError:
         f"every browser endpoint that is up holds as many sessions as its limit allows ({shown}); "
         "end a session or wait until idle sessions expire",
     )
+
+
+def start_check(config: HostConfig) -> tuple[list[str], bool]:
+    """The start's check of `--browser-endpoint` (host and executor alike): a line per endpoint
+    that did not answer, and whether to refuse to start (none answered)."""
+    failures = asyncio.run(check_endpoints(config))
+    fatal = bool(failures) and len(failures) == len(config.browser_endpoints)
+    lines = [
+        f"{'error' if fatal else 'warning'}: --browser-endpoint {url}: {reason}"
+        + ("" if fatal else " (starting with the others; it is retried)")
+        for url, reason in failures
+    ]
+    return lines, fatal
 
 
 async def check_endpoints(config: HostConfig) -> list[tuple[str, str]]:

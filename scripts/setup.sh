@@ -50,11 +50,12 @@ if [ "${1:-}" = "--with-test-tools" ]; then
     cp package-lock.json node_modules/.setup-lock
   fi
   # chromium for the browser tests; xvfb for the one that runs it headed (--headed); ffmpeg for
-  # --save-video (Playwright cannot download its own here).
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/Xvfb ] || [ ! -x /usr/bin/ffmpeg ]; then
+  # --save-video (Playwright cannot download its own here); chromium-driver for the Selenium Grid
+  # of scripts/grid.sh (which fetches the grid itself through mvn).
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/Xvfb ] || [ ! -x /usr/bin/ffmpeg ] || [ ! -x /usr/bin/chromedriver ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium xvfb ffmpeg >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-driver xvfb ffmpeg >/dev/null
   fi
 fi

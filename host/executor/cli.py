@@ -63,6 +63,22 @@ def add_executor_command(commands: Any) -> None:
         help="Chromium to launch (default /usr/bin/chromium)",
     )
     parser.add_argument(
+        "--browser-endpoint",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a Chromium to use instead of launching one: ws://HOST:PORT/... a Playwright browser "
+        "server, selenium+http://HUB:PORT a Selenium Grid 4 hub, http://HOST:PORT CDP; ?max=N "
+        "limits its live sessions; repeatable: each action goes to the healthy endpoint with the "
+        "fewest",
+    )
+    parser.add_argument(
+        "--selenium-capabilities",
+        metavar="JSON",
+        help='capabilities merged into what a Selenium endpoint\'s sessions ask for ({"se:name": '
+        '"executor"})',
+    )
+    parser.add_argument(
         "--token-file",
         type=Path,
         help=f"file holding the bearer token callers must send (or set {TOKEN_ENV}); required off loopback",
@@ -131,6 +147,16 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         if unknown:
             raise ValueError(f"{ENGINES_ENV} names unknown engines: {', '.join(unknown)}")
         engines = tuple(listed) or KNOWN_ENGINES
+    from host.endpoints import endpoint_options
+
+    endpoints, capabilities = endpoint_options(args)
+    if endpoints:
+        if engines != ("chromium",) and args.engine:
+            raise OptionError(
+                "--browser-endpoint",
+                "endpoints serve Chromium; leave out --engine or give chromium",
+            )
+        engines = ("chromium",)
     origins = list(args.allow_url_origin) + [
         o.strip() for o in os.environ.get(URL_ORIGINS_ENV, "").split(",") if o.strip()
     ]
@@ -150,6 +176,8 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         max_connections=max(8, args.max_connections),
         header_timeout=max(0.5, args.http_header_timeout),
         body_timeout=max(0.5, args.http_body_timeout),
+        browser_endpoints=endpoints,
+        selenium_capabilities=capabilities,
         browser=options_from(args, executor=True),
     )
 
@@ -170,6 +198,14 @@ def run_executor(args: argparse.Namespace) -> int:
     except (OSError, ValueError, argparse.ArgumentTypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if settings.browser_endpoints:
+        from host.endpoints import start_check
+
+        lines, fatal = start_check(settings.host_config("chromium"))
+        for line in lines:
+            print(line, file=sys.stderr)
+        if fatal:
+            return 2
     if settings.browser.needs_probe and "chromium" in settings.engines:
         from host.startup_probe import probe_options
 

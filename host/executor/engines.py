@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
+from playwright.async_api import Browser
+
 from host.core import Host
+from host.endpoints import CONNECT_TIMEOUT_S
+from host.errors import HostError
 from host.executor.logs import event
 from host.executor.settings import ExecutorSettings
 from host.jsontypes import JsonObject
@@ -21,6 +25,21 @@ def _reason(error: BaseException) -> str:
     # Playwright's launch errors carry a boxed banner after the first line; the first line says why.
     first = text.splitlines()[0] if text else type(error).__name__
     return first[:500]
+
+
+async def _first_browser(host: Host) -> Browser:
+    """The browser the host launched or connected to; with several endpoints, the first that
+    answers (the others are connected in the background, and marked down if they do not)."""
+    if not host.endpoints.several:
+        return await host.pool.browser()
+    host.endpoints.connect_soon()
+    problems = []
+    for endpoint in host.endpoints.endpoints:
+        try:
+            return await endpoint.pool.browser(CONNECT_TIMEOUT_S)
+        except HostError as error:
+            problems.append(f"{endpoint.spec.shown}: {error.message}")
+    raise HostError("browser_unavailable", "no browser endpoint answered: " + "; ".join(problems))
 
 
 class EngineSet:
@@ -55,7 +74,7 @@ class EngineSet:
                 host = Host(self.settings.host_config(engine, self.proxy), self.registry)
                 try:
                     async with asyncio.timeout(LAUNCH_LIMIT_S):
-                        browser = await host.pool.browser()
+                        browser = await _first_browser(host)
                     await host.start()
                 except Exception as error:
                     reason = _reason(error)

@@ -9,6 +9,7 @@ import platform
 import secrets
 import time
 
+from host.core import Host
 from host.executor.engines import EngineSet
 from host.executor.errors import ExecutorError
 from host.executor.logs import event, log
@@ -226,6 +227,8 @@ class ExecutorService:
                 "engines": engines,
                 "versions": self.versions(),
             }
+        if host.endpoints.several:
+            return self._pool_health(host, engines)
         try:
             # A real round trip: a dead driver or a browser that no longer answers shows here.
             # Either is relaunched, so that a health check answers whether the next action runs.
@@ -245,7 +248,7 @@ class ExecutorService:
                 "engines": engines,
                 "versions": self.versions(),
             }
-        return 200, {
+        answer: JsonObject = {
             "ok": True,
             "browser": {
                 "connected": browser.is_connected(),
@@ -262,6 +265,28 @@ class ExecutorService:
             "last_loss": host.pool.last_loss,
             "proxy_refusals": self.proxy.refused if self.proxy is not None else None,
         }
+        if self.settings.browser_endpoints:
+            answer["endpoints"] = host.endpoints.report()  # type: ignore[assignment]
+        return 200, answer
+
+    def _pool_health(self, host: Host, engines: JsonObject) -> tuple[int, JsonObject]:
+        """Health with several endpoints: each one up or down, its sessions and limit; ready
+        while one is up (the others are retried in the background)."""
+        endpoints = host.endpoints.report()
+        up = any(e["up"] for e in endpoints)
+        answer: JsonObject = {
+            "ok": up,
+            "browser": {"connected": up, "engine": self.engines.engine},
+            "endpoints": endpoints,  # type: ignore[dict-item]
+            "engines": engines,
+            "versions": self.versions(),
+            "sessions": len(host.sessions),
+            "running": self.running,
+            "waiting": self._waiting,
+        }
+        if not up:
+            answer["reason"] = "no browser endpoint is up; they are retried in the background"
+        return (200 if up else 503), answer
 
     def sandbox(self) -> JsonObject:
         host = self.engines.host

@@ -77,6 +77,13 @@ class ExecutorSettings:
     max_connections: int = 512
     """HTTP connections held at once (below the descriptor limit); past it, 503."""
 
+    browser_endpoints: tuple[str, ...] = ()
+    """`--browser-endpoint`: browsers to use instead of launching one (Chromium only); with
+    several, each action's session goes to the healthy one with the fewest (host/endpoints.py)."""
+
+    selenium_capabilities: str | None = None
+    """`--selenium-capabilities`: JSON merged into a Selenium endpoint's session requests."""
+
     browser: BrowserOptions = field(default_factory=BrowserOptions)
     """Every action's context options (`--viewport-size`, `--device`, ...; `--headed`)."""
 
@@ -92,6 +99,8 @@ class ExecutorSettings:
             browser_args, guarded_ports = chromium_guard(guarded_ports, browser_args)
         return HostConfig(
             proxy_server=proxy,
+            browser_endpoints=self.browser_endpoints if chromium else (),
+            selenium_capabilities=self.selenium_capabilities,
             guarded_ports=guarded_ports,
             http_header_timeout=self.header_timeout,
             http_body_timeout=self.body_timeout,

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -20,8 +17,8 @@ import pytest
 from host.config import DEFAULT_BROWSER_ARGS
 from host.core import Host
 from host.endpoints import parse_endpoint
+from host_tests.browser_servers import BrowserServer, free_port, kill, needs_node, run_server
 from host_tests.host_helpers import (
-    CHROMIUM,
     PYTHON,
     REPO,
     AppServer,
@@ -35,58 +32,10 @@ from host_tests.host_helpers import (
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
-PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"
-
-LAUNCH_SERVER = """
-const { chromium } = require(process.argv[1]);
-(async () => {
-  const server = await chromium.launchServer({
-    executablePath: process.argv[2], headless: true, host: '127.0.0.1', port: 0,
-    args: JSON.parse(process.argv[3]),
-  });
-  console.log(server.wsEndpoint());
-})();
-"""
-
-
-class BrowserServer:
-    """`chromium.launchServer` of playwright-core in a Node process group of its own."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "node",
-                "-e",
-                LAUNCH_SERVER,
-                str(PLAYWRIGHT_CORE),
-                CHROMIUM,
-                json.dumps(list(DEFAULT_BROWSER_ARGS)),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            start_new_session=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().strip()
-        assert line.startswith("ws://"), f"the browser server did not start: {line!r}"
-        self.ws = line
-
-    def kill(self) -> None:
-        """Kill the server and its browser at once, as a machine that goes away would."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(30)
-
-
-def _needs_node() -> None:
-    if not PLAYWRIGHT_CORE.is_dir():
-        pytest.skip("node_modules/playwright-core is not installed")
-
 
 @pytest.fixture
 def servers() -> Iterator[list[BrowserServer]]:
-    _needs_node()
+    needs_node()
     started: list[BrowserServer] = []
     try:
         started.append(BrowserServer())
@@ -109,6 +58,9 @@ def test_endpoint_urls_name_their_kind_and_limit() -> None:
     assert spec.kind == "ws" and spec.limit == 2
     assert spec.url == "wss://user:secret@grid.example:443/pw?token=t"
     assert "secret" not in spec.shown and spec.shown.startswith("wss://***@grid.example")
+    spec = parse_endpoint("selenium+http://hub.example:4444/wd/hub?max=20")
+    assert (spec.kind, spec.url, spec.limit) == ("selenium", "http://hub.example:4444/wd/hub", 20)
+    assert spec.shown == "selenium+http://hub.example:4444/wd/hub"
 
 
 @pytest.mark.parametrize(
@@ -116,7 +68,7 @@ def test_endpoint_urls_name_their_kind_and_limit() -> None:
     [
         ("ftp://h:1/", "unknown scheme ftp://"),
         ("h:9222", "unknown scheme"),
-        ("selenium+http://hub:4444", "not supported yet"),
+        ("selenium+ftp://hub:4444", "unknown scheme selenium\\+ftp://"),
         ("ws://h:1/?max=0", "max must be at least 1"),
         ("ws://h:1/?max=many", "not a whole number"),
         ("ws://h:port/", "not a URL"),
@@ -142,8 +94,39 @@ def test_a_bad_endpoint_is_refused_at_start() -> None:
     done = _serve_fails("--browser-endpoint", "ftp://127.0.0.1:9/")
     assert done.returncode == 2
     assert "ftp://127.0.0.1:9/" in done.stderr and "unknown scheme" in done.stderr
-    done = _serve_fails("--browser-endpoint", "selenium+http://127.0.0.1:4444")
-    assert done.returncode == 2 and "not supported yet" in done.stderr
+    done = _serve_fails("--selenium-capabilities", '{"se:name": "x"}')
+    assert done.returncode == 2
+    assert "--selenium-capabilities: give it with a selenium+http:// --browser-endpoint" in (
+        done.stderr
+    )
+    done = _serve_fails(
+        "--browser-endpoint", "selenium+http://127.0.0.1:9", "--selenium-capabilities", "[1]"
+    )
+    assert done.returncode == 2 and "must be a JSON object" in done.stderr
+
+
+def test_config_file_endpoint_entries_carry_their_limit(tmp_path: Path) -> None:
+    """A config file's `browser-endpoint` list may hold `{url, max}` entries; a malformed one is
+    refused with the file and the key."""
+    from host.cli import build_parser
+    from host.config_file import ConfigFileError, with_config
+
+    serve = build_parser()._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    config = tmp_path / "host.yaml"
+    config.write_text(
+        "browser-endpoint:\n"
+        "  - {url: 'ws://10.0.0.5:3000/pw', max: 8}\n"
+        "  - selenium+http://hub:4444\n"
+        "selenium-capabilities: {se:name: agents}\n"
+    )
+    argv, origins = with_config(serve, ["--stdio", "--config", str(config)])
+    args = serve.parse_args(argv)
+    assert args.browser_endpoint == ["ws://10.0.0.5:3000/pw?max=8", "selenium+http://hub:4444"]
+    assert json.loads(args.selenium_capabilities) == {"se:name": "agents"}
+    assert "'browser-endpoint' in" in origins["--browser-endpoint"]
+    config.write_text("browser-endpoint:\n  - {url: 'ws://h:1/', limit: 8}\n")
+    with pytest.raises(ConfigFileError, match=r"'browser-endpoint' in .*unknown key limit"):
+        with_config(serve, ["--stdio", "--config", str(config)])
 
 
 def test_the_only_endpoint_unreachable_at_start_is_refused() -> None:
@@ -151,35 +134,9 @@ def test_the_only_endpoint_unreachable_at_start_is_refused() -> None:
     assert done.returncode == 2, done.stderr
     assert "ws://127.0.0.1:9/nothing-here" in done.stderr
     assert "error:" in done.stderr
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _run_server(port: int) -> subprocess.Popen[str]:
-    """`playwright run-server --unsafe` (the Python package's driver) on `port`, listening."""
-    server = subprocess.Popen(
-        [
-            str(Path(PYTHON).parent / "playwright"),
-            *("run-server", "--host", "127.0.0.1", "--port", str(port), "--unsafe"),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        start_new_session=True,
-    )
-    assert server.stdout is not None
-    assert "Listening on" in server.stdout.readline()
-    return server
-
-
-def _kill(server: subprocess.Popen[str]) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGKILL)
-    server.wait(30)
+    done = _serve_fails("--browser-endpoint", "selenium+http://127.0.0.1:9")
+    assert done.returncode == 2, done.stderr
+    assert "error: --browser-endpoint selenium+http://127.0.0.1:9: " in done.stderr
 
 
 # -- a pool of two browser servers ---------------------------------------------------------------
@@ -300,8 +257,8 @@ def test_healthz_reports_each_endpoint(servers: list[BrowserServer]) -> None:
 def test_a_run_server_endpoint_launches_with_the_hosts_options(app: AppServer) -> None:
     """`playwright run-server --unsafe` launches the browser the host asks for (Debian's
     Chromium, headless, the host's args), sent in the launch options header."""
-    port = _free_port()
-    server = _run_server(port)
+    port = free_port()
+    server = run_server(port)
     loop = LoopThread()
     try:
         host = Host(
@@ -323,12 +280,12 @@ def test_a_run_server_endpoint_launches_with_the_hosts_options(app: AppServer) -
             loop.run(host.close())
     finally:
         loop.close()
-        _kill(server)
+        kill(server)
 
 
 @pytest.mark.scaleout
 def test_an_endpoint_takes_no_more_sessions_than_its_max(app: AppServer) -> None:
-    _needs_node()
+    needs_node()
     server = BrowserServer()
     loop = LoopThread()
     host = Host(host_config(browser_endpoints=(server.ws + "?max=1",)))
@@ -350,9 +307,9 @@ def test_an_endpoint_takes_no_more_sessions_than_its_max(app: AppServer) -> None
 @pytest.mark.scaleout
 def test_an_endpoint_that_comes_back_takes_sessions_again(app: AppServer) -> None:
     """Down, it is retried in the background (with backoff) and placed on again once it answers."""
-    _needs_node()
-    port = _free_port()
-    first = _run_server(port)
+    needs_node()
+    port = free_port()
+    first = run_server(port)
     other = BrowserServer()
     loop = LoopThread()
     host = Host(host_config(browser_endpoints=(f"ws://127.0.0.1:{port}/", other.ws)))
@@ -362,9 +319,9 @@ def test_an_endpoint_that_comes_back_takes_sessions_again(app: AppServer) -> Non
             outcome = loop.run(host.call(key, "web_navigate", {"url": app.url("/page")}))
             assert outcome.ok, outcome.text()
         assert sorted(_on(host, key) for key in ("a", "b")) == [0, 1]
-        _kill(first)
+        kill(first)
         wait_until(lambda: not host.endpoints.endpoints[0].up, "the endpoint marked down", 20)
-        first = _run_server(port)
+        first = run_server(port)
         wait_until(lambda: host.endpoints.endpoints[0].up, "the endpoint up again", 60)
         outcome = loop.run(host.call("c", "web_navigate", {"url": app.url("/page")}))
         assert outcome.ok, outcome.text()
@@ -372,5 +329,5 @@ def test_an_endpoint_that_comes_back_takes_sessions_again(app: AppServer) -> Non
     finally:
         loop.run(host.close())
         loop.close()
-        _kill(first)
+        kill(first)
         other.kill()
