@@ -4,10 +4,11 @@ gives the executor, and from those a model for many concurrent agent sessions.
     python benchmarks/scaling_bench.py [--sessions 20] [--actions 24] [--rounds 4]
                                        [--agents 1000] [--node-gib 16] [--node-cores 8]
 
-1. Per session, on a host in this process with the browser it launches: N sessions opened one
-   after another, each navigating to a form and filling one field (an agent's first steps). PSS
-   (proportional set size, so shared pages count once) of this process (the host) and of the
-   browser's processes, before and after, divided by N; and the CPU seconds all processes spent
+1. Per session, on a host in this process whose browser is a Playwright browser server's (as
+   when scaled out): N sessions opened one after another, each navigating to a form and filling
+   one field (an agent's first steps). PSS (proportional set size, so shared pages count once)
+   of the host's side (this process and its Playwright driver) and of the browser's side (the
+   server's process tree), before and after, divided by N; and the CPU seconds each side spent
    opening them, divided by N.
 2. The executor (`python -m host executor`, concurrency 4) with one Playwright browser server
    as its `--browser-endpoint`, with two, and with the first one named twice (placement over a
@@ -66,12 +67,6 @@ const { chromium } = require(process.argv[1]);
 MIB = 1024
 
 
-def own_cpu() -> float:
-    """CPU seconds this process used (not its children)."""
-    times = os.times()
-    return times.user + times.system
-
-
 @dataclass
 class SessionCost:
     host_mib: float
@@ -85,37 +80,50 @@ class SessionCost:
 
 
 async def session_cost(base: str, count: int) -> SessionCost:
-    me = os.getpid()
-    async with Host(HostConfig(max_sessions=count + 4)) as host:
-        await host.call("warm", "web_navigate", {"url": base + "/form"})
-        browser_before = pss_kib(tree(me) - {me})
-        host_before = pss_kib({me})
-        cpu_before, own_before = tree_cpu(me), own_cpu()
-        for number in range(count):
-            key = f"agent{number}"
-            await host.call(key, "web_navigate", {"url": base + "/form"})
-            await host.call(key, "web_locator_fill", {"selector": "#name", "value": key})
-        cpu, own = tree_cpu(me) - cpu_before, own_cpu() - own_before
-        await asyncio.sleep(1)  # let the renderers settle before reading memory
-        browser_after = pss_kib(tree(me) - {me})
-        host_after = pss_kib({me})
-        # An agent's later calls, in the sessions now open: a fill and a click each, twice round.
-        calls_before, calls_own = tree_cpu(me), own_cpu()
-        calls = 0
-        for _ in range(2):
+    """Sessions of a host in this process whose browser is a browser server's, as when scaled
+    out: the host's side is this process and its Playwright driver, the browser's the server's
+    process tree."""
+    me, server = os.getpid(), BrowserServer()
+    browser = server.process.pid
+
+    def host_side() -> set[int]:  # this process and its driver; the server is a child too
+        return tree(me) - tree(browser)
+
+    def host_cpu() -> float:
+        return tree_cpu(me) - tree_cpu(browser)
+
+    config = HostConfig(max_sessions=count + 4, browser_endpoints=(server.ws,))
+    try:
+        async with Host(config) as host:
+            await host.call("warm", "web_navigate", {"url": base + "/form"})
+            browser_before, host_before = pss_kib(tree(browser)), pss_kib(host_side())
+            cpu_before, own_before = tree_cpu(browser), host_cpu()
             for number in range(count):
                 key = f"agent{number}"
-                await host.call(key, "web_locator_fill", {"selector": "#email", "value": key})
-                await host.call(key, "web_locator_click", {"selector": "#pw"})
-                calls += 2
-        call_cpu, call_own = tree_cpu(me) - calls_before, own_cpu() - calls_own
+                await host.call(key, "web_navigate", {"url": base + "/form"})
+                await host.call(key, "web_locator_fill", {"selector": "#name", "value": key})
+            cpu, own = tree_cpu(browser) - cpu_before, host_cpu() - own_before
+            await asyncio.sleep(1)  # let the renderers settle before reading memory
+            browser_after, host_after = pss_kib(tree(browser)), pss_kib(host_side())
+            # An agent's later calls in the sessions now open: a fill and a click, twice round.
+            calls_before, calls_own = tree_cpu(browser), host_cpu()
+            calls = 0
+            for _ in range(2):
+                for number in range(count):
+                    key = f"agent{number}"
+                    await host.call(key, "web_locator_fill", {"selector": "#email", "value": key})
+                    await host.call(key, "web_locator_click", {"selector": "#pw"})
+                    calls += 2
+            call_cpu, call_own = tree_cpu(browser) - calls_before, host_cpu() - calls_own
+    finally:
+        server.stop()
     return SessionCost(
         host_mib=(host_after - host_before) / count / MIB,
         browser_mib=(browser_after - browser_before) / count / MIB,
         browser_base_mib=browser_before / MIB,
-        cpu_s=cpu / count,
+        cpu_s=(cpu + own) / count,
         host_cpu_s=own / count,
-        call_cpu_s=call_cpu / calls,
+        call_cpu_s=(call_cpu + call_own) / calls,
         host_call_cpu_s=call_own / calls,
     )
 
@@ -260,7 +268,8 @@ def main() -> None:
     print(
         f"1. per session ({args.sessions} opened, each navigating and filling a field): "
         f"browser {cost.browser_mib:.1f} MiB PSS (over a {cost.browser_base_mib:.0f} MiB browser "
-        f"with one session), host {cost.host_mib * 1024:.0f} KiB; {cost.cpu_s:.2f} CPU-s to open "
+        f"with one session), host and its driver {cost.host_mib * 1024:.0f} KiB; "
+        f"{cost.cpu_s:.2f} CPU-s to open "
         f"(host's share {cost.host_cpu_s:.2f}); a later call (fill, click) {cost.call_cpu_s * 1000:.0f} "
         f"ms CPU (host's share {cost.host_call_cpu_s * 1000:.1f} ms)"
     )
