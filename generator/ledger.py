@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 LEDGER = ".generated-files"
 _HEADER = (
@@ -34,22 +34,40 @@ def digest(data: bytes) -> str:
 
 
 def safe_relative(rel: str) -> bool:
-    """Whether `rel` is a plain relative POSIX path that names something strictly below a folder."""
+    """Whether `rel` is a plain relative POSIX path that names something strictly below a folder:
+    no empty, `.` or `..` component (so it is its own normal form), none longer than a name may be."""
     if not rel or len(rel) > _MAX_PATH or "\0" in rel or "\\" in rel or rel.startswith("/"):
         return False
-    parts = PurePosixPath(rel).parts
-    if not parts or PurePosixPath(*parts).as_posix() != rel:
-        return False
-    return all(p not in (".", "..") and len(p.encode()) <= _MAX_COMPONENT for p in parts)
+    return all(
+        p and p not in (".", "..") and len(p.encode()) <= _MAX_COMPONENT for p in rel.split("/")
+    )
 
 
 def inside(out: Path, rel: str) -> bool:
     """Whether `out/rel` is safe and, with symlinks resolved, still inside `out`."""
-    if not safe_relative(rel):
-        return False
-    root = out.resolve()
-    target = (out / rel).resolve()
-    return target != root and root in target.parents
+    return Inside(out)(rel)
+
+
+class Inside:
+    """`inside` for many paths of one folder: each parent folder is resolved once, and only a
+    leaf that is a symlink is resolved on its own (the same answer as resolving each path)."""
+
+    def __init__(self, out: Path) -> None:
+        self._out = out
+        self._root = out.resolve()
+        self._parents: dict[str, Path] = {}
+
+    def __call__(self, rel: str) -> bool:
+        if not safe_relative(rel):
+            return False
+        parent, _, name = rel.rpartition("/")
+        resolved = self._parents.get(parent)
+        if resolved is None:
+            resolved = self._parents[parent] = (self._out / parent).resolve()
+        target = resolved / name
+        if target.is_symlink():
+            target = target.resolve()
+        return target != self._root and target.is_relative_to(self._root)
 
 
 def ledger_text(files: dict[str, bytes]) -> str:
@@ -134,7 +152,8 @@ def read_ledger(out: Path) -> Ledger:
     if parsed is None:
         return Ledger(_marked_files(out) if out.is_dir() else {}, trusted=False)
     entries, refused = parsed
-    kept: dict[str, str | None] = {rel: sha for rel, sha in entries.items() if inside(out, rel)}
+    within = Inside(out)
+    kept: dict[str, str | None] = {rel: sha for rel, sha in entries.items() if within(rel)}
     refused += [rel for rel in entries if rel not in kept]
     return Ledger(kept, trusted=True, refused=tuple(sorted(refused)))
 

@@ -71,6 +71,7 @@ class ModelText:
     ) -> None:
         self._java = dict(tool_names)
         self._is_property = is_property
+        self._rewritten: dict[str, str] = {}
         self._python = {
             (_RECEIVERS[iface], python_member(method)): name
             for (iface, method), name in tool_names.items()
@@ -78,6 +79,13 @@ class ModelText:
         }
 
     def rewrite(self, text: str) -> str:
+        # The same description recurs across tools (a `timeout` option's, say): rewritten once.
+        done = self._rewritten.get(text)
+        if done is None:
+            done = self._rewritten[text] = self._rewrite(text)
+        return done
+
+    def _rewrite(self, text: str) -> str:
         text = _LINK.sub(lambda m: m.group(1), text)
         text = _BARE_REFERENCE.sub(lambda m: m.group(1), text)
         text = _NOTE.sub("Note:", text)
@@ -135,22 +143,37 @@ def _no_dangling_colon(text: str) -> str:
 _TEXT_FIELDS = frozenset({"description", "result_note"})
 
 
+_FIELDS: dict[type, tuple[tuple[str, bool], ...] | None] = {}
+
+
+def _init_fields(kind: type) -> tuple[tuple[str, bool], ...] | None:
+    """A dataclass's init fields, each with whether it is a text field; None for other types."""
+    if kind not in _FIELDS:
+        _FIELDS[kind] = (
+            tuple((f.name, f.name in _TEXT_FIELDS) for f in dataclasses.fields(kind) if f.init)
+            if dataclasses.is_dataclass(kind)
+            else None
+        )
+    return _FIELDS[kind]
+
+
 def _map_texts(value: Any, rewrite: Callable[[str], str]) -> Any:
     if isinstance(value, tuple):
         return tuple(_map_texts(item, rewrite) for item in value)
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+    if isinstance(value, str | int | float | bool | type(None)):
+        return value
+    fields = _init_fields(type(value))
+    if fields is None:
         return value
     changes = {}
-    for field in dataclasses.fields(value):
-        if not field.init:
-            continue
-        current = getattr(value, field.name)
-        if field.name in _TEXT_FIELDS and isinstance(current, str):
+    for name, is_text in fields:
+        current = getattr(value, name)
+        if is_text and isinstance(current, str):
             text = rewrite(current)
             if text != current:
-                changes[field.name] = text
+                changes[name] = text
         else:
             new = _map_texts(current, rewrite)
             if new is not current:
-                changes[field.name] = new
+                changes[name] = new
     return dataclasses.replace(value, **changes) if changes else value

@@ -67,13 +67,16 @@ def property_key(name: str) -> str:
     return name if _IDENTIFIER.match(name) else json.dumps(name)
 
 
+# Control characters but tab and newline: each becomes a space in a comment.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f]")
+
+
 def jsdoc(text: str, indent: str) -> str:
     """A `/** ... */` block for `text`, or "" for no text. `*/` inside the text is neutralised."""
     text = text.strip()
     if not text:
         return ""
-    safe = text.replace("*/", "*\\/")
-    safe = "".join(ch if ch in "\n\t" or ord(ch) >= 0x20 else " " for ch in safe)
+    safe = _CONTROL.sub(" ", text.replace("*/", "*\\/"))
     lines = safe.splitlines()
     body = "\n".join(f"{indent} *{' ' + line if line else ''}" for line in lines)
     return f"{indent}/**\n{body}\n{indent} */\n"
