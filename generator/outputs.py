@@ -51,8 +51,8 @@ class Model:
         return views.object_types(list(self.tools))
 
     @functools.cached_property
-    def shims(self) -> list[views.ShimView]:
-        return [views.shim_view(t) for t in self.tools]
+    def shims(self) -> list[views.ShimHandle]:
+        return [views.ShimHandle(t) for t in self.tools]
 
     @functools.cached_property
     def kotlin_files(self) -> tuple[list[dict[str, Any]], list[kotlin_writer.Refusal]]:

@@ -79,7 +79,7 @@ class Renderer:
         outputs: tuple[Output, ...] | None = None,
         kotlin: KotlinSettings | None = None,
     ) -> None:
-        self._env = environment(template_dir)
+        self._env = environment(template_dir, cache)
         self._templates = templates_digest(self._env)
         self._cache = cache
         self._outputs = selected(DEFAULT_KINDS) if outputs is None else outputs

@@ -8,9 +8,11 @@ new kind of output (and its template) is added.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import jinja2.sandbox
@@ -20,6 +22,9 @@ from generator.diagnostics import ExitCode, GeneratorError
 from generator.template_dir import default_templates
 from generator.writers.python import string_literal
 from generator.yaml_text import yaml_block, yaml_scalar
+
+if TYPE_CHECKING:
+    from generator.cache import Cache
 
 
 def markdown_cell(text: str) -> str:
@@ -110,14 +115,48 @@ def _ints(*values: Any) -> bool:
     return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
-def environment(template_dir: Path) -> jinja2.Environment:
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """The built-in templates, compiled, in the generator's verified cache (kind `jinja`): a run
+    that renders a template needs no compile of it. The key covers the template's name and
+    source, Jinja's and Python's versions and this module's code (the environment's options);
+    Jinja checks the source's checksum again when it loads the code."""
+
+    def __init__(self, cache: Cache) -> None:
+        self._cache = cache
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        return self._cache.value_key(
+            "generator.templating", jinja2.__version__, sys.version, bucket.key, bucket.checksum
+        )
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        key = self._key(bucket)
+        text = self._cache.load("jinja", key)
+        if text is None:
+            return
+        try:
+            bucket.bytecode_from_string(base64.b64decode(text, validate=True))
+        except Exception:
+            # Code that does not load (a forged entry with a good checksum) is compiled again.
+            bucket.reset()
+            self._cache.discard("jinja", key)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = base64.b64encode(bucket.bytecode_to_string()).decode()
+        self._cache.store("jinja", self._key(bucket), code)
+
+
+def environment(template_dir: Path, cache: Cache | None = None) -> jinja2.Environment:
     """The environment for `template_dir`: sandboxed when it is a custom folder, because a custom
     template is code from outside the project; it may print values but not reach Python's
     internals, change data or build values without bound. The built-in templates are this
-    project's own code and render without the sandbox's check on every attribute."""
+    project's own code and render without the sandbox's check on every attribute; with `cache`,
+    their compiled code is kept there."""
     built_in_only = template_dir.resolve() == default_templates().resolve()
     kind = jinja2.Environment if built_in_only else _Sandbox
+    compiled = _CompiledTemplates(cache) if built_in_only and cache is not None else None
     env = kind(
+        bytecode_cache=compiled,
         loader=_loader(template_dir),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -259,6 +259,27 @@ def _result(tool: Tool) -> tuple[python.PyCode, python.PyCode]:
     )
 
 
+class ShimHandle:
+    """A tool's shim as the registry lists it: its tool name, module and class name at once; any
+    other field of its `ShimView` is made on first use (a custom registry template may read them),
+    so a run that renders only the registry does not lay out every tool's shim again."""
+
+    def __init__(self, tool: Tool) -> None:
+        self.tool_name = tool.name.value
+        self.module = tool.name.module_name
+        self.class_name = tool.name.class_name
+        self._tool = tool
+        self._view: ShimView | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        # Only names not set above reach here; a leading underscore is never a ShimView field.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._view is None:
+            self._view = shim_view(self._tool)
+        return getattr(self._view, name)
+
+
 def shim_view(tool: Tool) -> ShimView:
     three_state = {a.params[0].wire_name for a in tool.call if a.null_literal is not None}
     fields = [_shim_field(p, p.wire_name in three_state) for p in tool.params]
