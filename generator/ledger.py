@@ -58,15 +58,19 @@ class Inside:
         self._parents: dict[str, Path] = {}
 
     def __call__(self, rel: str) -> bool:
+        """Whether `out/rel` is safe and, resolved, strictly inside `out` (a symlink loop is not)."""
         if not safe_relative(rel):
             return False
         parent, _, name = rel.rpartition("/")
-        resolved = self._parents.get(parent)
-        if resolved is None:
-            resolved = self._parents[parent] = (self._out / parent).resolve()
-        target = resolved / name
-        if target.is_symlink():
-            target = target.resolve()
+        try:
+            resolved = self._parents.get(parent)
+            if resolved is None:
+                resolved = self._parents[parent] = (self._out / parent).resolve()
+            target = resolved / name
+            if target.is_symlink():
+                target = target.resolve()
+        except (OSError, RuntimeError):  # a symlink loop: Python 3.11 raises RuntimeError
+            return False
         return target != self._root and target.is_relative_to(self._root)
 
 

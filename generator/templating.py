@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -119,7 +121,9 @@ class _CompiledTemplates(jinja2.BytecodeCache):
     """The built-in templates, compiled, in the generator's verified cache (kind `jinja`): a run
     that renders a template needs no compile of it. The key covers the template's name and
     source, Jinja's and Python's versions and this module's code (the environment's options);
-    Jinja checks the source's checksum again when it loads the code."""
+    Jinja checks the source's checksum again when it loads the code. What is loaded is run, as
+    Python runs what `__pycache__` holds, so it is only used in a cache folder that is this
+    user's own and that nobody else may write (`_private`)."""
 
     def __init__(self, cache: Cache) -> None:
         self._cache = cache
@@ -146,6 +150,23 @@ class _CompiledTemplates(jinja2.BytecodeCache):
         self._cache.store("jinja", self._key(bucket), code)
 
 
+def _private(root: Path) -> bool:
+    """Whether `root` and its `jinja` folder, as far as they exist, are this user's and writable
+    by nobody else (so that nobody else can put code there). A folder not made yet will be."""
+    for folder in (root, root / "jinja"):
+        try:
+            status = folder.lstat()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid():
+            return False
+        if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return False
+    return True
+
+
 def environment(template_dir: Path, cache: Cache | None = None) -> jinja2.Environment:
     """The environment for `template_dir`: sandboxed when it is a custom folder, because a custom
     template is code from outside the project; it may print values but not reach Python's
@@ -154,7 +175,9 @@ def environment(template_dir: Path, cache: Cache | None = None) -> jinja2.Enviro
     their compiled code is kept there."""
     built_in_only = template_dir.resolve() == default_templates().resolve()
     kind = jinja2.Environment if built_in_only else _Sandbox
-    compiled = _CompiledTemplates(cache) if built_in_only and cache is not None else None
+    compiled = None
+    if built_in_only and cache is not None and cache.enabled and _private(cache.root):
+        compiled = _CompiledTemplates(cache)
     env = kind(
         bytecode_cache=compiled,
         loader=_loader(template_dir),

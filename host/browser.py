@@ -190,10 +190,13 @@ class BrowserPool:
             raise
         except Exception as error:
             what = "started" if self.endpoint is None else f"reached at {self.endpoint.shown}"
-            failure = HostError(
-                "browser_unavailable",
-                f"no browser could be {what}: {_first_line(error)}",
-            )
+            reason = _first_line(error)
+            if self.endpoint is not None:
+                # Playwright's errors quote the URL it used, user name and password included.
+                from host.endpoints import hide_credentials
+
+                reason = hide_credentials(reason, self.endpoint)
+            failure = HostError("browser_unavailable", f"no browser could be {what}: {reason}")
             self._failed = (time.monotonic(), failure)
             self._tell_loss(failure.message)
             raise failure from None

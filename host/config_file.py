@@ -139,6 +139,8 @@ def _endpoint_entry(value: object, where: str) -> object:
         return url
     if not isinstance(limit, int) or isinstance(limit, bool):
         raise ConfigFileError(f"{where}: max must be a whole number")
+    if "#" in url or "max=" in url.partition("?")[2]:
+        raise ConfigFileError(f"{where}: give max once, as the entry's max or in a URL without #")
     return f"{url}{'&' if '?' in url else '?'}max={limit}"
 
 

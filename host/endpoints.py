@@ -10,7 +10,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from host.errors import HostError
 
@@ -84,6 +84,9 @@ def parse_endpoint(text: str) -> EndpointSpec:
                 raise ValueError(f"{shown}: max must be at least 1")
         else:
             query.append((name, value))
+    if kinds[scheme] == "selenium" and (query or parts.fragment):
+        # Playwright appends `/session` to the hub's URL: a query or fragment would swallow it.
+        raise ValueError(f"{shown}: a Selenium hub URL takes no query (but max) and no fragment")
     url = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), parts.fragment))
     shown = _hide(url)
     if kinds[scheme] == "selenium":
@@ -118,6 +121,17 @@ def endpoint_options(args: Any) -> tuple[tuple[str, ...], str | None]:
         raise OptionError("--selenium-capabilities", str(error)) from None
 
 
+def hide_credentials(text: str, spec: EndpointSpec) -> str:
+    """`text` (an error that may quote the endpoint's URL) without its user name and password."""
+    parts = urlsplit(spec.url)
+    if "@" in parts.netloc:
+        userinfo = parts.netloc.rsplit("@", 1)[0]
+        text = text.replace(userinfo + "@", "***@").replace(unquote(userinfo) + "@", "***@")
+    if parts.password:
+        text = text.replace(parts.password, "***").replace(unquote(parts.password), "***")
+    return text
+
+
 def _hide(text: str) -> str:
     """`text` without the user name and password of its URL."""
     try:
@@ -140,6 +154,9 @@ def launch_options_header(config: HostConfig) -> dict[str, str]:
 
 @dataclass(eq=False)
 class Endpoint:
+    """One endpoint of the pool: its browser pool, the sessions placed on it (live and ever), and
+    while it is down, since when, why, and the task that tries it again."""
+
     spec: EndpointSpec
     pool: BrowserPool
     sessions: int = 0

@@ -14,11 +14,13 @@ driver or subprocess sees them, whatever runs meanwhile.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import contextvars
 import json
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 _EXTRA_ENV: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
     "playwright_driver_extra_env", default=None
@@ -61,8 +63,19 @@ def _install() -> None:
 
 
 def selenium_env(hub_url: str, capabilities: str | None) -> dict[str, str]:
-    """The variables that point a driver at `hub_url` (with extra capabilities, JSON)."""
-    env = {"SELENIUM_REMOTE_URL": hub_url}
+    """The variables that point a driver at `hub_url` (with extra capabilities, JSON). A user name
+    and password in the URL travel as a Basic `Authorization` header (Playwright sends
+    `SELENIUM_REMOTE_HEADERS` to the hub and on the CDP websocket it proxies), never in the URL,
+    which Playwright's errors quote."""
+    parts = urlsplit(hub_url)
+    env = {}
+    if parts.username is not None or parts.password is not None:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        token = base64.b64encode(pair.encode()).decode()
+        env["SELENIUM_REMOTE_HEADERS"] = json.dumps({"Authorization": f"Basic {token}"})
+        netloc = parts.netloc.rsplit("@", 1)[1]
+        hub_url = urlunsplit(parts._replace(netloc=netloc))
+    env["SELENIUM_REMOTE_URL"] = hub_url
     if capabilities:
         env["SELENIUM_REMOTE_CAPABILITIES"] = capabilities
     return env

@@ -153,6 +153,17 @@ def test_escape_hatch_selectors_and_optional_positionals() -> None:
     alone = dataclasses.replace(tool, java_signatures=tool.java_signatures[:1])
     refused = kotlin_tool(alone, KotlinSettings())
     assert isinstance(refused, Refusal) and "no overload goes without it" in refused.reason
+    # A primitive Java parameter cannot be given null, whatever overloads there are.
+    primitive = _tool(
+        (ToolParam("n", Scalar("integer"), False, ""),),
+        "go(int)",
+    )
+    primitive = dataclasses.replace(
+        primitive,
+        java_signatures=(*primitive.java_signatures, "com.microsoft.playwright.Page#go()"),
+    )
+    refused = kotlin_tool(primitive, KotlinSettings())
+    assert isinstance(refused, Refusal) and "primitive type int" in refused.reason
 
 
 def test_refusals_are_notes_of_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

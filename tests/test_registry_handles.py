@@ -70,3 +70,19 @@ def test_compiled_templates_are_cached_and_a_bad_entry_is_compiled_again(tmp_pat
         again = environment(default_templates(), cache).get_template("tools_init.py.j2")
         assert again.render(**context) == first.render(**context)
         assert entry.read_bytes() == good
+
+
+def test_compiled_templates_are_kept_only_in_a_private_folder(tmp_path: Path) -> None:
+    """Loaded compiled code is run: a cache folder others may write gets none."""
+    from generator.cache import Cache
+    from generator.templating import default_templates, environment
+
+    root = tmp_path / "cache"
+    root.mkdir()
+    assert environment(default_templates(), Cache(root)).bytecode_cache is not None
+    root.chmod(0o777)
+    assert environment(default_templates(), Cache(root)).bytecode_cache is None
+    root.chmod(0o755)
+    (root / "jinja").mkdir(mode=0o775)
+    (root / "jinja").chmod(0o775)
+    assert environment(default_templates(), Cache(root)).bytecode_cache is None

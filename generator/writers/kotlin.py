@@ -324,15 +324,18 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
                 f"{kotlin_type} as generated"
             )
         if not param.required:
-            shorter = any(
-                _parameters(s)[:index] == java_params[:index]
-                and len(_parameters(s)) <= index + (options_class is not None)
-                for s in tool.java_signatures
-            )
+            # An overload that stops before this argument (its Options aside).
+            without = [java_params[:index], [*java_params[:index], options_class]]
+            shorter = any(_parameters(s) in without for s in tool.java_signatures)
             if not shorter or value.startswith("page.locator("):
                 raise _Refused(
                     f"argument {param.wire_name} is optional but positional in Java, and no "
                     "overload goes without it"
+                )
+            if java_type in ("int", "double", "boolean"):
+                raise _Refused(
+                    f"argument {param.wire_name} is optional but positional in Java, of the "
+                    f"primitive type {java_type}, which cannot be given null"
                 )
             # Playwright's overload without a trailing argument passes null for it, so the
             # nullable field is passed as it is (an enum through `?.`).

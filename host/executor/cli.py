@@ -151,10 +151,12 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
 
     endpoints, capabilities = endpoint_options(args)
     if endpoints:
-        if engines != ("chromium",) and args.engine:
+        if "chromium" not in engines:
+            source = "--engine" if args.engine else f"${ENGINES_ENV}"
             raise OptionError(
                 "--browser-endpoint",
-                "endpoints serve Chromium; leave out --engine or give chromium",
+                f"endpoints serve Chromium, and {source} names {', '.join(engines)}; leave it "
+                "out or include chromium",
             )
         engines = ("chromium",)
     origins = list(args.allow_url_origin) + [

@@ -98,7 +98,9 @@ class ExecutorSettings:
             # every request of every action.
             browser_args, guarded_ports = chromium_guard(guarded_ports, browser_args)
         return HostConfig(
-            proxy_server=proxy,
+            # The URL policy's proxy listens on this machine's loopback: a browser elsewhere
+            # cannot reach it (navigations are still guarded inside the browser).
+            proxy_server=None if self.browser_endpoints and chromium else proxy,
             browser_endpoints=self.browser_endpoints if chromium else (),
             selenium_capabilities=self.selenium_capabilities,
             guarded_ports=guarded_ports,

@@ -4,8 +4,11 @@ browser servers (placement by fewest sessions, failover with `browser_lost`, `/h
 from __future__ import annotations
 
 import asyncio
+import base64
+import http.server
 import json
 import subprocess
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -72,6 +75,8 @@ def test_endpoint_urls_name_their_kind_and_limit() -> None:
         ("ws://h:1/?max=0", "max must be at least 1"),
         ("ws://h:1/?max=many", "not a whole number"),
         ("ws://h:port/", "not a URL"),
+        ("selenium+http://hub:4444/wd/hub?token=t", "takes no query \\(but max\\)"),
+        ("selenium+http://hub:4444/#x", "no fragment"),
     ],
 )
 def test_endpoint_urls_it_cannot_use_are_refused(url: str, reason: str) -> None:
@@ -105,6 +110,40 @@ def test_a_bad_endpoint_is_refused_at_start() -> None:
     assert done.returncode == 2 and "must be a JSON object" in done.stderr
 
 
+def test_a_selenium_password_travels_as_a_header_and_is_never_shown(tmp_path: Path) -> None:
+    """The hub's user name and password leave the URL for a Basic header; a hub that refuses
+    (here: answers 500 to every request) is reported without them."""
+    from host.selenium_driver import selenium_env
+
+    env = selenium_env("http://agent:s%3Acret@hub:4444/wd/hub", None)
+    assert env["SELENIUM_REMOTE_URL"] == "http://hub:4444/wd/hub"
+    assert json.loads(env["SELENIUM_REMOTE_HEADERS"]) == {
+        "Authorization": "Basic " + base64.b64encode(b"agent:s:cret").decode()
+    }
+
+    class Refusing(http.server.BaseHTTPRequestHandler):
+        def _refuse(self) -> None:
+            self.send_response(500)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        do_GET = do_POST = do_DELETE = _refuse
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    hub = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refusing)
+    threading.Thread(target=hub.serve_forever, daemon=True).start()
+    try:
+        url = f"selenium+http://agent:sekret-pw@127.0.0.1:{hub.server_address[1]}"
+        done = _serve_fails("--browser-endpoint", url)
+    finally:
+        hub.shutdown()
+    assert done.returncode == 2, done.stderr
+    assert f"selenium+http://***@127.0.0.1:{hub.server_address[1]}" in done.stderr
+    assert "sekret-pw" not in done.stderr and "agent" not in done.stderr
+
+
 def test_config_file_endpoint_entries_carry_their_limit(tmp_path: Path) -> None:
     """A config file's `browser-endpoint` list may hold `{url, max}` entries; a malformed one is
     refused with the file and the key."""
@@ -126,6 +165,9 @@ def test_config_file_endpoint_entries_carry_their_limit(tmp_path: Path) -> None:
     assert "'browser-endpoint' in" in origins["--browser-endpoint"]
     config.write_text("browser-endpoint:\n  - {url: 'ws://h:1/', limit: 8}\n")
     with pytest.raises(ConfigFileError, match=r"'browser-endpoint' in .*unknown key limit"):
+        with_config(serve, ["--stdio", "--config", str(config)])
+    config.write_text("browser-endpoint:\n  - {url: 'ws://h:1/?max=2', max: 8}\n")
+    with pytest.raises(ConfigFileError, match=r"give max once"):
         with_config(serve, ["--stdio", "--config", str(config)])
 
 
