@@ -54,16 +54,7 @@ from host.core import Host  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"
-LAUNCH_SERVER = """
-const { chromium } = require(process.argv[1]);
-(async () => {
-  const server = await chromium.launchServer({
-    executablePath: process.argv[2], headless: true, host: '127.0.0.1', port: 0,
-    args: JSON.parse(process.argv[3]),
-  });
-  console.log(server.wsEndpoint());
-})();
-"""
+LAUNCH_SERVER = REPO / "scripts" / "launch-server.js"
 MIB = 1024
 
 
@@ -135,8 +126,7 @@ class BrowserServer:
         self.process = subprocess.Popen(
             [
                 "node",
-                "-e",
-                LAUNCH_SERVER,
+                str(LAUNCH_SERVER),
                 str(PLAYWRIGHT_CORE),
                 CHROMIUM,
                 json.dumps(list(DEFAULT_BROWSER_ARGS)),

@@ -118,6 +118,19 @@ def runtime_module(name: str) -> str:
     return f'"""{views.GENERATED_BY}\n\n{body}\n"""{source[close + 3 :]}'
 
 
+def _kotlin_table(surface: dict[str, Any] | None) -> Context | None:
+    """SURFACE.md's Kotlin table: one row per tool in name order, its shim's signature or why it
+    has none; None when Kotlin is not written."""
+    if surface is None:
+        return None
+    shims, refused = surface["shims"], surface["refused"]
+    rows = [
+        {"tool": name, "signature": shims.get(name, ""), "reason": refused.get(name, "")}
+        for name in sorted({*shims, *refused})
+    ]
+    return {"package": surface["package"], "shims": len(shims), "rows": rows}
+
+
 def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Context]]:
     return lambda model: [view(model)]
 
@@ -211,7 +224,7 @@ OUTPUTS: tuple[Output, ...] = (
                 "report": m.report,
                 "java_version": m.java_version,
                 "python_version": m.python_version,
-                "kotlin": m.kotlin_surface,
+                "kotlin": _kotlin_table(m.kotlin_surface),
             }
         ),
         "SURFACE.md.j2",

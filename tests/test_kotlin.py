@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, generate, read_tree
+from ir_tools import page_tool
 from syrupy.assertion import SnapshotAssertion
 from ts_check import compiler_options, run_tsc
 
-from generator.ir import ResultShape, Tool, ToolParam
-from generator.names import ToolName
-from generator.targets import TARGETS
-from generator.type_tree import AnyJson, EnumOf, LocatorSelector, MapOf, Null, OneOf, Scalar
+from generator.ir import Tool, ToolParam
+from generator.type_tree import AnyJson, EnumOf, LocatorSelector, MapOf, OneOf, Scalar
 from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
 
 KOTLIN_ROOT = "kotlin/xyz/block/trailblaze/playwright/generated"
@@ -77,24 +76,7 @@ def test_shims_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
 
 
 def _tool(params: tuple[ToolParam, ...], signature: str, method: str = "go") -> Tool:
-    return Tool(
-        name=ToolName(f"web_{method}"),
-        description="",
-        surface_to_llm=True,
-        is_recordable=False,
-        target=TARGETS["page"],
-        java_method=method,
-        java_signatures=(f"com.microsoft.playwright.Page#{signature}",),
-        python_method=method,
-        python_is_property=False,
-        python_awaitable=False,
-        params=params,
-        call=(),
-        result=Null(),
-        result_shape=ResultShape("discard"),
-        result_note="",
-        source="allowlist.yaml:1:1",
-    )
+    return page_tool(params, signature, method)
 
 
 def test_keywords_are_escaped() -> None:

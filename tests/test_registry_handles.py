@@ -8,32 +8,20 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from ir_tools import page_tool
 
-from generator.ir import ResultShape, Tool, ToolParam
-from generator.names import ToolName
-from generator.targets import TARGETS
-from generator.type_tree import Null, Scalar
+from generator.ir import Tool, ToolParam
+from generator.type_tree import Scalar
 from generator.views import ShimHandle, shim_view
 
 
 def _tool() -> Tool:
-    return Tool(
-        name=ToolName("web_go"),
+    return page_tool(
+        (ToolParam("where", Scalar("string"), True, "Where to."),),
+        "go(String)",
         description="Go somewhere.",
         surface_to_llm=False,
-        is_recordable=False,
-        target=TARGETS["page"],
-        java_method="go",
-        java_signatures=("com.microsoft.playwright.Page#go(String)",),
-        python_method="go",
-        python_is_property=False,
         python_awaitable=True,
-        params=(ToolParam("where", Scalar("string"), True, "Where to."),),
-        call=(),
-        result=Null(),
-        result_shape=ResultShape("discard"),
-        result_note="",
-        source="allowlist.yaml:1:1",
     )
 
 

@@ -17,16 +17,7 @@ from host_tests.host_helpers import CHROMIUM, PYTHON, REPO
 
 PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"
 
-LAUNCH_SERVER = """
-const { chromium } = require(process.argv[1]);
-(async () => {
-  const server = await chromium.launchServer({
-    executablePath: process.argv[2], headless: true, host: '127.0.0.1', port: 0,
-    args: JSON.parse(process.argv[3]),
-  });
-  console.log(server.wsEndpoint());
-})();
-"""
+LAUNCH_SERVER = REPO / "scripts" / "launch-server.js"
 
 
 class BrowserServer:
@@ -36,8 +27,7 @@ class BrowserServer:
         self.process = subprocess.Popen(
             [
                 "node",
-                "-e",
-                LAUNCH_SERVER,
+                str(LAUNCH_SERVER),
                 str(PLAYWRIGHT_CORE),
                 CHROMIUM,
                 json.dumps(list(DEFAULT_BROWSER_ARGS)),
