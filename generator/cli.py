@@ -188,8 +188,8 @@ def output_directory(raw: str, allowlist: Path) -> Path:
 def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, Any]:
     """`--outputs` and the `--kotlin-*` options, checked; (None, None) when none is given, so a
     run without them is the run it always was."""
+    from generator.kotlin_settings import KotlinSettings
     from generator.outputs import parse_kinds
-    from generator.writers.kotlin import KotlinSettings
 
     kinds = None
     if args.outputs is not None:

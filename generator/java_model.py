@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from generator.json_shape import as_bool, as_list, as_str, fields
+
 PRIMITIVES = frozenset(
     {"boolean", "byte", "char", "short", "int", "long", "float", "double", "void"}
 )
@@ -195,22 +197,22 @@ class JavaSurface:
     def from_json(text: str) -> JavaSurface:
         """The surface `to_json` wrote. Anything else (a missing or extra key, a value of another
         type) raises ValueError, so a damaged or forged cache entry is refused, not believed."""
-        raw = _fields(json.loads(text), _SURFACE_KEYS)
+        raw = fields(json.loads(text), _SURFACE_KEYS)
         return JavaSurface(
-            version=_str(raw["version"]),
+            version=as_str(raw["version"]),
             interfaces=tuple(
-                JavaInterface(_str(i["name"]), tuple(_method(m) for m in _list(i["methods"])))
-                for i in (_fields(i, _INTERFACE_KEYS) for i in _list(raw["interfaces"]))
+                JavaInterface(as_str(i["name"]), tuple(_method(m) for m in as_list(i["methods"])))
+                for i in (fields(i, _INTERFACE_KEYS) for i in as_list(raw["interfaces"]))
             ),
             structs=tuple(
-                JavaStruct(_str(s["name"]), tuple(_field(f) for f in _list(s["fields"])))
-                for s in (_fields(s, _STRUCT_KEYS) for s in _list(raw["structs"]))
+                JavaStruct(as_str(s["name"]), tuple(_field(f) for f in as_list(s["fields"])))
+                for s in (fields(s, _STRUCT_KEYS) for s in as_list(raw["structs"]))
             ),
             enums=tuple(
-                JavaEnum(_str(e["name"]), tuple(_str(c) for c in _list(e["constants"])))
-                for e in (_fields(e, _ENUM_KEYS) for e in _list(raw["enums"]))
+                JavaEnum(as_str(e["name"]), tuple(as_str(c) for c in as_list(e["constants"])))
+                for e in (fields(e, _ENUM_KEYS) for e in as_list(raw["enums"]))
             ),
-            opaque=tuple(_str(o) for o in _list(raw["opaque"])),
+            opaque=tuple(as_str(o) for o in as_list(raw["opaque"])),
         )
 
 
@@ -255,66 +257,42 @@ def _field_data(f: JavaField) -> dict[str, Any]:
     }
 
 
-def _fields(raw: Any, keys: frozenset[str]) -> dict[str, Any]:
-    if type(raw) is not dict or raw.keys() != keys:
-        raise ValueError(f"expected an object with the keys {sorted(keys)}")
-    return raw
-
-
-def _list(raw: Any) -> list[Any]:
-    if type(raw) is not list:
-        raise ValueError("expected a list")
-    return raw
-
-
-def _str(raw: Any) -> str:
-    if type(raw) is not str:
-        raise ValueError("expected a string")
-    return raw
-
-
-def _bool(raw: Any) -> bool:
-    if type(raw) is not bool:
-        raise ValueError("expected true or false")
-    return raw
-
-
 def _type(raw: Any) -> JavaType:
-    raw = _fields(raw, _TYPE_KEYS)
+    raw = fields(raw, _TYPE_KEYS)
     element = raw["element"]
     return JavaType(
-        name=_str(raw["name"]),
-        args=tuple(_type(a) for a in _list(raw["args"])),
+        name=as_str(raw["name"]),
+        args=tuple(_type(a) for a in as_list(raw["args"])),
         element=None if element is None else _type(element),
-        is_variable=_bool(raw["is_variable"]),
+        is_variable=as_bool(raw["is_variable"]),
     )
 
 
 def _pair(raw: Any) -> tuple[str, str]:
-    name, text = _list(raw)  # exactly two, or ValueError
-    return _str(name), _str(text)
+    name, text = as_list(raw)  # exactly two, or ValueError
+    return as_str(name), as_str(text)
 
 
 def _method(raw: Any) -> JavaMethod:
-    raw = _fields(raw, _METHOD_KEYS)
-    doc = _fields(raw["doc"], _DOC_KEYS)
+    raw = fields(raw, _METHOD_KEYS)
+    doc = fields(raw["doc"], _DOC_KEYS)
     return JavaMethod(
-        name=_str(raw["name"]),
+        name=as_str(raw["name"]),
         params=tuple(
-            JavaParam(None if p["name"] is None else _str(p["name"]), _type(p["type"]))
-            for p in (_fields(p, _PARAM_KEYS) for p in _list(raw["params"]))
+            JavaParam(None if p["name"] is None else as_str(p["name"]), _type(p["type"]))
+            for p in (fields(p, _PARAM_KEYS) for p in as_list(raw["params"]))
         ),
         returns=_type(raw["returns"]),
-        doc=JavaDoc(_str(doc["text"]), tuple(_pair(p) for p in _list(doc["params"]))),
+        doc=JavaDoc(as_str(doc["text"]), tuple(_pair(p) for p in as_list(doc["params"]))),
     )
 
 
 def _field(raw: Any) -> JavaField:
-    raw = _fields(raw, _FIELD_KEYS)
+    raw = fields(raw, _FIELD_KEYS)
     return JavaField(
-        _str(raw["name"]),
+        as_str(raw["name"]),
         _type(raw["type"]),
-        _bool(raw["required"]),
-        _str(raw["doc"]),
-        tuple(_type(t) for t in _list(raw["setter_types"])),
+        as_bool(raw["required"]),
+        as_str(raw["doc"]),
+        tuple(_type(t) for t in as_list(raw["setter_types"])),
     )

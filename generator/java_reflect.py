@@ -37,8 +37,14 @@ PLAYWRIGHT_PACKAGE = "com.microsoft.playwright"
 # -Xrs: the JVM leaves SIGINT and SIGTERM to Python, so an interrupted run still cleans up and
 # says so instead of being ended by the JVM's own handlers. The JVM only reflects for a moment:
 # C1 alone and the serial collector start it and load the JAR's classes with about a third less
-# CPU than the JIT tiers and G1, which are made for long runs.
-JVM_OPTIONS = ("-Xrs", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+# CPU than the JIT tiers and G1, which are made for long runs; and it writes no performance-data
+# file under /tmp for that moment.
+JVM_OPTIONS = (
+    "-Xrs",
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
+    "-XX:-UsePerfData",
+)
 
 # java.lang.reflect.Modifier's bits; Method.isBridge() and isSynthetic() test the last two.
 _STATIC, _BRIDGE, _SYNTHETIC = 0x0008, 0x0040, 0x1000

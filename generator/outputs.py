@@ -14,14 +14,17 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import views
 from generator.ir import Tool
+from generator.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
 from generator.manifest import build_manifest, manifest_text
 from generator.surface_report import SurfaceReport
 from generator.type_tree import ObjectOf
-from generator.writers import kotlin as kotlin_writer
+
+if TYPE_CHECKING:
+    from generator.writers.kotlin import Refusal as KotlinRefusal
 
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 # Trailblaze's scripting package and the interface of its `client.tools`, which the
@@ -41,7 +44,7 @@ class Model:
     java_version: str
     python_version: str
     jar_sha256: str
-    kotlin: kotlin_writer.KotlinSettings = field(default_factory=kotlin_writer.KotlinSettings)
+    kotlin: KotlinSettings = field(default_factory=KotlinSettings)
     kinds: frozenset[str] = frozenset()
     """The kinds of output being written: the core outputs (SURFACE.md, manifest.json) say more
     of a kind only when it is written, so the default output does not change with a new kind."""
@@ -55,15 +58,19 @@ class Model:
         return [views.ShimHandle(t) for t in self.tools]
 
     @functools.cached_property
-    def kotlin_files(self) -> tuple[list[dict[str, Any]], list[kotlin_writer.Refusal]]:
-        return kotlin_writer.kotlin_files(self.tools, self.kotlin)
+    def kotlin_files(self) -> tuple[list[dict[str, Any]], list[KotlinRefusal]]:
+        from generator.writers.kotlin import kotlin_files  # loaded only when Kotlin is written
+
+        return kotlin_files(self.tools, self.kotlin)
 
     @functools.cached_property
     def kotlin_surface(self) -> dict[str, Any] | None:
         """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
         if "kotlin" not in self.kinds:
             return None
-        return kotlin_writer.surface(*self.kotlin_files, self.kotlin)
+        from generator.writers.kotlin import surface
+
+        return surface(*self.kotlin_files, self.kotlin)
 
 
 Context = dict[str, Any]
@@ -215,7 +222,7 @@ OUTPUTS: tuple[Output, ...] = (
             }
         ),
         "kotlin_json.kt.j2",
-        f"kotlin/{{package_path}}/{kotlin_writer.JSON_HELPER_FILE}.kt",
+        f"kotlin/{{package_path}}/{JSON_HELPER_FILE}.kt",
         kind="kotlin",
     ),
     Rendered(

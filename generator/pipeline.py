@@ -32,8 +32,8 @@ from generator.template_dir import default_templates
 if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run
     from generator.ir import Tool
     from generator.java_model import JavaSurface
+    from generator.kotlin_settings import KotlinSettings
     from generator.surface_report import SurfaceReport
-    from generator.writers.kotlin import KotlinSettings
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
 T = TypeVar("T")
@@ -244,8 +244,8 @@ def _cached(
     """The cached value when its entry is believed, else a fresh one (stored). An entry is believed
     when `parse` accepts it and the value dumps back to exactly its own text, so a malformed entry
     with a valid checksum is never believed. `parse_checks` says that `parse` itself raises on any
-    text that is not a well-formed value (`JavaSurface.from_json`), which makes dumping again
-    needless."""
+    text that is not a well-formed value (`JavaSurface.from_json`, `PythonSurface.from_json`),
+    which makes dumping again needless."""
     text = cache.load(kind, key)
     if text is not None:
         try:
@@ -298,6 +298,7 @@ def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
         PythonSurface.from_json,
         lambda: read_python_surface(inputs.python_files),
         PythonSurface.to_json,
+        parse_checks=True,
     )
 
 

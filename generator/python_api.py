@@ -18,6 +18,7 @@ from typing import Any
 
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.dist_version import dist_version
+from generator.json_shape import as_bool, as_dict, as_list, as_str, fields
 from generator.python_types import (
     ANY,
     PyGeneric,
@@ -113,37 +114,62 @@ class PythonSurface:
 
     @staticmethod
     def from_json(text: str) -> PythonSurface:
-        raw = json.loads(text)
+        """The surface `to_json` wrote. Anything else (a missing or extra key, a value of another
+        type) raises ValueError, so a damaged or forged cache entry is refused, not believed."""
+        raw = fields(json.loads(text), _SURFACE_KEYS)
 
-        def classes(data: dict[str, Any]) -> dict[str, dict[str, PyMethod]]:
-            return {
-                cls: {
-                    name: PyMethod(
-                        m["name"],
-                        tuple(PyParam(p[0], from_data(p[1]), p[2], p[3]) for p in m["params"]),
-                        from_data(m["returns"]),
-                        m["is_property"],
-                        m["is_async"],
-                        m["doc"],
+        def method(name: str, data: Any) -> PyMethod:
+            m = fields(data, _METHOD_KEYS)
+            if m["name"] != name:
+                raise ValueError(f"method {name!r} is named {m['name']!r}")
+            params = []
+            for p in as_list(m["params"]):
+                if type(p) is not list or len(p) != 4:
+                    raise ValueError(
+                        "expected a parameter as [name, type, has_default, keyword_only]"
                     )
-                    for name, m in methods.items()
-                }
-                for cls, methods in data.items()
+                params.append(PyParam(as_str(p[0]), from_data(p[1]), as_bool(p[2]), as_bool(p[3])))
+            return PyMethod(
+                name,
+                tuple(params),
+                from_data(m["returns"]),
+                as_bool(m["is_property"]),
+                as_bool(m["is_async"]),
+                as_str(m["doc"]),
+            )
+
+        def classes(data: Any) -> dict[str, dict[str, PyMethod]]:
+            return {
+                cls: {name: method(name, m) for name, m in as_dict(methods).items()}
+                for cls, methods in as_dict(data).items()
             }
 
+        def typed_dict(name: str, data: Any) -> PyTypedDict:
+            td = fields(data, _TYPED_DICT_KEYS)
+            pairs = []
+            for pair in as_list(td["fields"]):
+                if type(pair) is not list or len(pair) != 2:
+                    raise ValueError("expected a TypedDict field as [key, type]")
+                pairs.append((as_str(pair[0]), from_data(pair[1])))
+            return PyTypedDict(
+                name, tuple(pairs), tuple(as_str(k) for k in as_list(td["required"]))
+            )
+
         return PythonSurface(
-            version=raw["version"],
+            version=as_str(raw["version"]),
             sync_classes=classes(raw["sync_classes"]),
             async_classes=classes(raw["async_classes"]),
             typed_dicts={
-                name: PyTypedDict(
-                    name,
-                    tuple((key, from_data(t)) for key, t in td["fields"]),
-                    tuple(td["required"]),
-                )
-                for name, td in raw["typed_dicts"].items()
+                name: typed_dict(name, td) for name, td in as_dict(raw["typed_dicts"]).items()
             },
         )
+
+
+# --- the JSON form ------------------------------------------------------------------------------
+
+_SURFACE_KEYS = frozenset({"version", "sync_classes", "async_classes", "typed_dicts"})
+_METHOD_KEYS = frozenset({"name", "params", "returns", "is_property", "is_async", "doc"})
+_TYPED_DICT_KEYS = frozenset({"fields", "required"})
 
 
 def _annotation(node: ast.expr | None) -> PyType:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, assert_never
 
+from generator.json_shape import as_list, as_str
+
 
 @dataclass(frozen=True)
 class PyName:
@@ -128,13 +130,24 @@ def to_data(node: PyType) -> Any:
             assert_never(node)
 
 
+_LITERAL_KEYS = frozenset({"literal"})
+_GENERIC_KEYS = frozenset({"generic", "args"})
+_UNION_KEYS = frozenset({"union"})
+
+
 def from_data(data: Any) -> PyType:
+    """The annotation `to_data` wrote. Anything else raises ValueError, so that a damaged cache
+    entry is refused, not believed."""
     if data is None:
         return PyNone()
-    if isinstance(data, str):
+    if type(data) is str:
         return PyName(data)
-    if "literal" in data:
-        return PyLiteral(tuple(str(v) for v in data["literal"]))
-    if "generic" in data:
-        return PyGeneric(str(data["generic"]), tuple(from_data(a) for a in data["args"]))
-    return PyUnion(tuple(from_data(o) for o in data["union"]))
+    if type(data) is dict:
+        if data.keys() == _LITERAL_KEYS:
+            return PyLiteral(tuple(as_str(v) for v in as_list(data["literal"])))
+        if data.keys() == _GENERIC_KEYS:
+            args = tuple(from_data(a) for a in as_list(data["args"]))
+            return PyGeneric(as_str(data["generic"]), args)
+        if data.keys() == _UNION_KEYS:
+            return PyUnion(tuple(from_data(o) for o in as_list(data["union"])))
+    raise ValueError("expected an annotation: null, a name, or a literal, generic or union object")

@@ -14,6 +14,7 @@ from typing import Any, assert_never
 from generator import tool_memo, views
 from generator.cache import Cache
 from generator.ir import Tool
+from generator.kotlin_settings import KotlinSettings
 from generator.outputs import (
     DEFAULT_KINDS,
     PYTHON_ROOT,
@@ -29,7 +30,6 @@ from generator.python_format import format_all, same_structure
 from generator.surface_report import SurfaceReport
 from generator.template_dir import default_templates as default_templates
 from generator.templating import built_in, environment, render, templates_digest
-from generator.writers.kotlin import KotlinSettings
 from generator.writers.python_layout import NotLaidOut, lay_out
 
 __all__ = ["PYTHON_ROOT", "Renderer", "default_templates"]

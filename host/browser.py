@@ -15,8 +15,9 @@ from playwright.async_api import Browser, BrowserContext, Playwright, async_play
 
 from host.config import HostConfig
 from host.downloads import default_output_dir
+from host.driver_env import compile_cache_env, driver_env
 from host.errors import HostError
-from host.selenium_driver import driver_env, selenium_env
+from host.selenium_driver import selenium_env
 
 if TYPE_CHECKING:
     from host.endpoints import EndpointSpec
@@ -283,10 +284,10 @@ class BrowserPool:
         over, and `close` waits for it and stops what it started."""
         if self._driver is None:
             self._driver_manager = async_playwright()
-            extra = None
+            extra = compile_cache_env()
             if self.endpoint is not None and self.endpoint.kind == "selenium":
-                extra = selenium_env(self.endpoint.url, self._config.selenium_capabilities)
-            # The task copies the context now: the Selenium variables reach this driver alone.
+                extra |= selenium_env(self.endpoint.url, self._config.selenium_capabilities)
+            # The task copies the context now: these variables reach this driver alone.
             with driver_env(extra):
                 self._driver = asyncio.ensure_future(self._driver_manager.start())
             self._driver.add_done_callback(_retrieve)

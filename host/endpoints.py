@@ -64,7 +64,7 @@ def parse_endpoint(text: str) -> EndpointSpec:
             "Selenium Grid 4 hub) or http:// or https:// (CDP)"
         )
     if kinds[scheme] == "selenium":
-        from host.selenium_driver import hook_problem
+        from host.driver_env import hook_problem
 
         problem = hook_problem()
         if problem is not None:

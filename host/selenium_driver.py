@@ -6,60 +6,16 @@ Playwright drives Chromium through a Selenium Grid 4 hub when its driver process
 merged in one level deep) and connects over the CDP websocket the hub proxies (`se:cdp`). There
 is no launch option for it, and the Python package hands the driver a copy of `os.environ` taken
 when the driver starts. So the pool of a Selenium endpoint starts a driver of its own, and the
-variables reach only that driver: `driver_env` sets them in a context variable that the task
-starting the driver (and the connection task it creates) inherits, and the one wrapper of
-Playwright's `get_driver_env` adds them there alone. `os.environ` is never changed, so no other
-driver or subprocess sees them, whatever runs meanwhile.
+variables reach only that driver, through `host.driver_env.driver_env`: `os.environ` is never
+changed, so no other driver or subprocess sees them, whatever runs meanwhile.
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
-import contextvars
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
-
-_EXTRA_ENV: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
-    "playwright_driver_extra_env", default=None
-)
-_installed = False
-
-
-def hook_problem() -> str | None:
-    """Why this Playwright cannot be pointed at a hub by this module, or None."""
-    try:
-        from playwright._impl import _transport
-    except ImportError as error:  # pragma: no cover - the package is a dependency
-        return f"playwright is not importable ({error})"
-    if not callable(getattr(_transport, "get_driver_env", None)):
-        return (
-            "this version of the playwright package starts its driver without "
-            "`_transport.get_driver_env`, which Selenium endpoints rely on"
-        )
-    return None
-
-
-def _install() -> None:
-    """Wrap Playwright's `get_driver_env` once: the driver's environment, plus this context's."""
-    global _installed
-    if _installed:
-        return
-    from playwright._impl import _transport
-
-    original = _transport.get_driver_env  # type: ignore[attr-defined]
-
-    def get_driver_env() -> dict[str, str]:
-        env: dict[str, str] = original()
-        extra = _EXTRA_ENV.get()
-        if extra:
-            env.update(extra)
-        return env
-
-    _transport.get_driver_env = get_driver_env  # type: ignore[attr-defined]
-    _installed = True
 
 
 def selenium_env(hub_url: str, capabilities: str | None) -> dict[str, str]:
@@ -79,20 +35,6 @@ def selenium_env(hub_url: str, capabilities: str | None) -> dict[str, str]:
     if capabilities:
         env["SELENIUM_REMOTE_CAPABILITIES"] = capabilities
     return env
-
-
-@contextlib.contextmanager
-def driver_env(extra: dict[str, str] | None) -> Iterator[None]:
-    """While inside, a driver started (a task created) gets `extra` in its environment."""
-    if not extra:
-        yield
-        return
-    _install()
-    token = _EXTRA_ENV.set(extra)
-    try:
-        yield
-    finally:
-        _EXTRA_ENV.reset(token)
 
 
 def parse_capabilities(text: str) -> str:

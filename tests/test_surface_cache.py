@@ -1,6 +1,6 @@
-"""The cached Java surface is checked while it is read, not by writing it again: `from_json`
-refuses any text that is not a surface `to_json` could have written (a missing or extra key, a
-value of another type), and such an entry is rebuilt, never fatal."""
+"""The cached Java and Python surfaces are checked while they are read, not by writing them again:
+`from_json` refuses any text that is not a surface `to_json` could have written (a missing or
+extra key, a value of another type), and such an entry is rebuilt, never fatal."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from generator.java_model import (
     JavaType,
 )
 from generator.pipeline import _cached
+from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
+from generator.python_types import PyGeneric, PyLiteral, PyName, PyNone, PyUnion
 
 STRING = JavaType("java.lang.String")
 SURFACE = JavaSurface(
@@ -167,3 +169,86 @@ def test_without_a_cache_nothing_is_dumped(tmp_path: Path) -> None:
     counting = _Counting()
     assert _load(Cache(tmp_path, enabled=False), counting) == SURFACE
     assert (counting.builds, counting.dumps) == (1, 0)
+
+
+PY_SURFACE = PythonSurface(
+    version="1.2.3",
+    sync_classes={
+        "Page": {
+            "goto": PyMethod(
+                "goto",
+                (
+                    PyParam("url", PyName("str"), False, False),
+                    PyParam(
+                        "wait_until",
+                        PyUnion((PyLiteral(("load", "commit")), PyNone())),
+                        True,
+                        True,
+                    ),
+                ),
+                PyGeneric("Optional", (PyName("Response"),)),
+                False,
+                False,
+                "Navigates.",
+            )
+        }
+    },
+    async_classes={"Page": {"url": PyMethod("url", (), PyName("str"), True, False, "")}},
+    typed_dicts={"Cookie": PyTypedDict("Cookie", (("name", PyName("str")),), ("name",))},
+)
+
+
+def _py_edit(change: Callable[[dict[str, Any]], None]) -> str:
+    raw = json.loads(PY_SURFACE.to_json())
+    change(raw)
+    return json.dumps(raw)
+
+
+PY_MALFORMED: dict[str, Callable[[dict[str, Any]], None]] = {
+    "extra top-level key": lambda r: r.update(extra=1),
+    "missing async classes": lambda r: r.pop("async_classes"),
+    "a method named otherwise": lambda r: r["sync_classes"]["Page"]["goto"].update(name="go"),
+    "is_async as a string": lambda r: r["sync_classes"]["Page"]["goto"].update(is_async="no"),
+    "a parameter of three": lambda r: r["sync_classes"]["Page"]["goto"]["params"][0].pop(),
+    "an annotation as a number": lambda r: r["async_classes"]["Page"]["url"].update(returns=3),
+    "a literal of numbers": lambda r: r["sync_classes"]["Page"]["goto"]["params"][1][1]["union"][
+        0
+    ].update(literal=[1]),
+    "a union with an extra key": lambda r: r["sync_classes"]["Page"]["goto"]["params"][1][1].update(
+        args=[]
+    ),
+    "classes as a list": lambda r: r.update(sync_classes=[]),
+    "a TypedDict field of one": lambda r: r["typed_dicts"]["Cookie"]["fields"][0].pop(),
+}
+
+
+def test_a_python_surface_reads_back_equal() -> None:
+    assert PythonSurface.from_json(PY_SURFACE.to_json()) == PY_SURFACE
+
+
+@pytest.mark.parametrize("case", sorted(PY_MALFORMED))
+def test_a_malformed_python_surface_is_refused(case: str) -> None:
+    with pytest.raises(ValueError):
+        PythonSurface.from_json(_py_edit(PY_MALFORMED[case]))
+
+
+def test_a_forged_python_entry_with_a_valid_checksum_is_rebuilt(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    cache.store("python", "key", _py_edit(PY_MALFORMED["a method named otherwise"]))
+    builds = []
+
+    def build() -> PythonSurface:
+        builds.append(1)
+        return PY_SURFACE
+
+    loaded = _cached(
+        cache,
+        "python",
+        "key",
+        PythonSurface.from_json,
+        build,
+        PythonSurface.to_json,
+        parse_checks=True,
+    )
+    assert loaded == PY_SURFACE and builds == [1]
+    assert cache.load("python", "key") == PY_SURFACE.to_json()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.ir import Tool, ToolParam
+from generator.kotlin_settings import KEYWORDS, KotlinSettings
 from generator.type_tree import (
     AnyJson,
     Base64Bytes,
@@ -35,46 +36,9 @@ from generator.type_tree import (
     TypeNode,
 )
 
-DEFAULT_PACKAGE = "xyz.block.trailblaze.playwright.generated"
-DEFAULT_TOOL_INTERFACE = "xyz.block.trailblaze.playwright.PlaywrightExecutableTool"
-DEFAULT_TOOL_ANNOTATION = "xyz.block.trailblaze.toolcalls.TrailblazeToolClass"
 JAVA_OPTIONS_PACKAGE = "com.microsoft.playwright.options"
 
-# Kotlin's hard keywords: not usable as identifiers without backticks.
-KEYWORDS = frozenset(
-    [
-        "as",
-        "break",
-        "class",
-        "continue",
-        "do",
-        "else",
-        "false",
-        "for",
-        "fun",
-        "if",
-        "in",
-        "interface",
-        "is",
-        "null",
-        "object",
-        "package",
-        "return",
-        "super",
-        "this",
-        "throw",
-        "true",
-        "try",
-        "typealias",
-        "typeof",
-        "val",
-        "var",
-        "when",
-        "while",
-    ]
-)
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 _SCALARS = {"string": "String", "integer": "Int", "number": "Double", "boolean": "Boolean"}
 # Java parameter types (as the signature spells them) a positional argument may have, with the
@@ -89,7 +53,6 @@ _POSITIONAL = {
 }
 _PASSED_AS_IS = frozenset(_POSITIONAL.values())
 JSON_ELEMENT = "JsonElement"
-JSON_HELPER_FILE = "GeneratedJson"
 
 # The receiver of the Java call, by target prefix, in terms of `execute`'s `page`.
 RECEIVERS = {
@@ -99,25 +62,6 @@ RECEIVERS = {
     "mouse": "page.mouse()",
     "locator": "page.locator(this.selector)",
 }
-
-
-@dataclass(frozen=True)
-class KotlinSettings:
-    """The names the shims use: their package and the Trailblaze symbols (fully qualified)."""
-
-    package: str = DEFAULT_PACKAGE
-    tool_interface: str = DEFAULT_TOOL_INTERFACE
-    tool_annotation: str = DEFAULT_TOOL_ANNOTATION
-
-    def problem(self) -> str | None:
-        for option, value in (
-            ("--kotlin-package", self.package),
-            ("--kotlin-tool-interface", self.tool_interface),
-            ("--kotlin-tool-annotation", self.tool_annotation),
-        ):
-            if not _QUALIFIED.match(value) or any(p in KEYWORDS for p in value.split(".")):
-                return f"{option} {value!r} is not a Kotlin qualified name (a.b.C, no keywords)"
-        return None
 
 
 @dataclass(frozen=True)
