@@ -222,8 +222,12 @@ def recorded_files(inputs: Inputs, out: Path, cache: Cache) -> list[str] | None:
 
 
 def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> None:
-    # The ledger is checked too: a run with a missing or damaged ledger is never "up to date".
-    digests = {rel: sha256_file(out / rel) for rel in sorted([*files, LEDGER])}
+    # The digests of what this run wrote (or found already equal), from its own text: a file
+    # changed by someone else meanwhile is then not taken for the output. The ledger is checked
+    # too: a run with a missing or damaged ledger is never "up to date".
+    digests = {rel: sha256_bytes(text.encode("utf-8")) for rel, text in files.items()}
+    digests[LEDGER] = sha256_file(out / LEDGER)
+    digests = dict(sorted(digests.items()))
     record = {"fingerprint": inputs.fingerprint, "files": digests}
     cache.store("runs", _record_key(cache, out), json.dumps(record, sort_keys=True))
 
@@ -320,8 +324,9 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     java = java_surface(inputs, cache)
     python = python_surface(inputs, cache)
     diagnostics = Diagnostics()
-    tools = Binder(java, python, diagnostics).bind_all(inputs.allowlist)
-    report = build_report(java, python, tools, diagnostics)
+    binder = Binder(java, python, diagnostics)
+    tools = binder.bind_all(inputs.allowlist)
+    report = build_report(java, python, tools, diagnostics, binder)
     from generator.outputs import DEFAULT_KINDS, selected
 
     renderer = Renderer(

@@ -7,7 +7,6 @@ edits to views and templates (their output is in the key as text anyway).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import os
 import re
@@ -83,6 +82,8 @@ def _worker_started(parent: int) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # Not Linux: the pool's termination when the run ends is the only guard. Never exit here
     # for that: the pool would start a new worker in its place, without end.
+    import ctypes  # only a worker needs it, and workers run only when black formats
+
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:

@@ -114,9 +114,16 @@ def _notes(diagnostics: Diagnostics, member: str) -> tuple[str, ...]:
 
 
 def build_report(
-    java: JavaSurface, python: PythonSurface, tools: list[Tool], diagnostics: Diagnostics
+    java: JavaSurface,
+    python: PythonSurface,
+    tools: list[Tool],
+    diagnostics: Diagnostics,
+    binder: Binder | None = None,
 ) -> SurfaceReport:
-    probe = Binder(java, python, Diagnostics())
+    """One row per method of every target: its tool, or why it has none (bound again with
+    scratch diagnostics). `binder`, the run's binder of the same surfaces, saves making another
+    (its lowering reads every Literal of the Python API)."""
+    probe = Binder(java, python, Diagnostics()) if binder is None else binder
     notes = _notes_by_member(diagnostics)
     by_member = {(t.target.prefix, t.java_method): t for t in tools}
     rows: list[SurfaceRow] = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from generator.cache import Cache
 from generator.dist_version import dist_version
@@ -58,11 +59,18 @@ def tool_key(cache: Cache, shared: str, tool: Tool) -> str:
 
 def load(cache: Cache, key: str, outputs: int) -> ToolFiles | None:
     """The memo under `key`, or None (absent, damaged, or not the shape of `outputs` files)."""
-    text = cache.load(KIND, key, lambda text: _valid(text, key, outputs))
-    if text is None:
+    parsed: list[dict[str, Any]] = []
+
+    def valid(text: str) -> bool:
+        entry = json.loads(text)
+        if not _valid(entry, key, outputs):
+            return False
+        parsed.append(entry)  # parsed once: the check's value is the memo's
+        return True
+
+    if cache.load(KIND, key, valid) is None:
         return None
-    entry = json.loads(text)
-    return ToolFiles(entry["files"], entry["black"])
+    return ToolFiles(parsed[0]["files"], parsed[0]["black"])
 
 
 def store(cache: Cache, key: str, memo: ToolFiles) -> None:
@@ -70,8 +78,7 @@ def store(cache: Cache, key: str, memo: ToolFiles) -> None:
     cache.store(KIND, key, json.dumps(entry, sort_keys=True))
 
 
-def _valid(text: str, key: str, outputs: int) -> bool:
-    entry = json.loads(text)
+def _valid(entry: Any, key: str, outputs: int) -> bool:
     if not isinstance(entry, dict) or set(entry) != {"key", "files", "black"}:
         return False
     files, black = entry["files"], entry["black"]

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import REPO, read_tree
@@ -110,3 +111,25 @@ def test_corrupt_cache_entries_are_rebuilt(
     assert done.returncode == 0, done.stderr
     assert entry.read_bytes() == original  # rebuilt by reflecting again
     assert read_tree(tmp_path / "out") == read_tree(out)
+
+
+def test_a_file_changed_meanwhile_is_not_recorded_as_the_output(tmp_path: Path) -> None:
+    """The record of a run holds the digests of the text the run wrote, not of what is on disk
+    when it is made: a file someone changed meanwhile makes the next run not up to date."""
+    from types import SimpleNamespace
+
+    from generator.cache import Cache
+    from generator.ledger import LEDGER
+    from generator.pipeline import remember, up_to_date
+
+    out, cache = tmp_path / "out", Cache(tmp_path / "cache")
+    out.mkdir()
+    files = {"a.txt": "written\n"}
+    (out / "a.txt").write_text("written\n")
+    (out / LEDGER).write_text("# ledger\nx  a.txt\n")
+    inputs: Any = SimpleNamespace(fingerprint="f")
+    remember(inputs, out, files, cache)
+    assert up_to_date(inputs, out, cache)
+    (out / "a.txt").write_text("changed by someone else\n")
+    remember(inputs, out, files, cache)  # as if the change came between the write and the record
+    assert not up_to_date(inputs, out, cache)
