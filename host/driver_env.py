@@ -23,6 +23,8 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from host.cache_folder import host_cache
+
 _EXTRA_ENV: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
     "playwright_driver_extra_env", default=None
 )
@@ -79,13 +81,7 @@ def driver_env(extra: dict[str, str] | None) -> Iterator[None]:
 
 def compile_cache_folder() -> Path | None:
     """`$XDG_CACHE_HOME/playwright-tool-host/node-compile-cache/` (`~/.cache` without it)."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        try:
-            base = str(Path.home() / ".cache")
-        except RuntimeError:
-            return None
-    return Path(base) / "playwright-tool-host" / "node-compile-cache"
+    return host_cache("node-compile-cache")
 
 
 def _private_folder(folder: Path) -> bool:

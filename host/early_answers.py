@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from host.cache_folder import host_cache
 from host.stdio import StdioWire, _refusal
 
 if TYPE_CHECKING:
@@ -67,13 +68,7 @@ _DISTRIBUTIONS = ("mcp", "mcp_types", "pydantic", "pydantic_core")
 
 def default_location() -> Path | None:
     """`$XDG_CACHE_HOME/playwright-tool-host/early-answers/` (`~/.cache` without it)."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        try:
-            base = str(Path.home() / ".cache")
-        except RuntimeError:
-            return None
-    return Path(base) / "playwright-tool-host" / "early-answers"
+    return host_cache("early-answers")
 
 
 def _digest(*parts: bytes | str) -> str:

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from host.cache_folder import host_cache
+
 FORMAT = 1
 MAX_ENTRIES = 512
 """About 1,000 bytes each; the host's own files are ~200."""
@@ -30,13 +32,7 @@ MAX_ENTRIES = 512
 
 def default_location() -> Path | None:
     """`$XDG_CACHE_HOME/playwright-tool-host/yaml.json` (`~/.cache` without it), or None."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        try:
-            base = str(Path.home() / ".cache")
-        except RuntimeError:  # no home directory to be found
-            return None
-    return Path(base) / "playwright-tool-host" / "yaml.json"
+    return host_cache("yaml.json")
 
 
 class YamlCache:
