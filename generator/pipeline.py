@@ -227,7 +227,6 @@ def remember(inputs: Inputs, out: Path, files: dict[str, str], cache: Cache) -> 
     # too: a run with a missing or damaged ledger is never "up to date".
     digests = {rel: sha256_bytes(text.encode("utf-8")) for rel, text in files.items()}
     digests[LEDGER] = sha256_file(out / LEDGER)
-    digests = dict(sorted(digests.items()))
     record = {"fingerprint": inputs.fingerprint, "files": digests}
     cache.store("runs", _record_key(cache, out), json.dumps(record, sort_keys=True))
 

@@ -146,6 +146,14 @@ def test_escape_hatch_selectors_and_optional_positionals() -> None:
     )
     refused = kotlin_tool(primitive, KotlinSettings())
     assert isinstance(refused, Refusal) and "primitive type int" in refused.reason
+    # Nor can an optional selector handed over as a Locator (`page.locator(null)` fails).
+    selector = _tool((ToolParam("target", LocatorSelector(), False, ""),), "go(Locator)")
+    selector = dataclasses.replace(
+        selector,
+        java_signatures=(*selector.java_signatures, "com.microsoft.playwright.Page#go()"),
+    )
+    refused = kotlin_tool(selector, KotlinSettings())
+    assert isinstance(refused, Refusal) and "null cannot stand for" in refused.reason
 
 
 def test_refusals_are_notes_of_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

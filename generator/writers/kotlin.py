@@ -255,13 +255,17 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
     for index, (param, java_type) in enumerate(zip(params, java_params, strict=False)):
         wanted = _POSITIONAL.get(java_type)
         kotlin_type = by_name[param.wire_name]["type"]
-        value = f"this.{identifier(param.wire_name)}"
+        name = f"this.{identifier(param.wire_name)}"
+        # Playwright's overload without a trailing argument passes null for it, so an optional
+        # field is passed as it is (an enum through `?.`).
+        value = name
+        as_locator = False
         if java_type in types.enums and kotlin_type == java_type:
-            wanted, value = kotlin_type, f"{value}.toJava()"
+            wanted, value = kotlin_type, f"{name}{'' if param.required else '?'}.toJava()"
         elif java_type == "Locator" and isinstance(param.type, LocatorSelector):
-            wanted, value = kotlin_type, f"page.locator({value})"
+            wanted, value, as_locator = kotlin_type, f"page.locator({name})", True
         elif java_type == "Object" and kotlin_type == JSON_ELEMENT:
-            wanted, value = kotlin_type, f"jsonToJava({value})"
+            wanted, value = kotlin_type, f"jsonToJava({name})"
         if wanted is None or wanted != kotlin_type:
             raise _Refused(
                 f"argument {param.wire_name}: Java {java_type} cannot be given a Kotlin "
@@ -271,19 +275,21 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
             # An overload that stops before this argument (its Options aside).
             without = [java_params[:index], [*java_params[:index], options_class]]
             shorter = any(_parameters(s) in without for s in tool.java_signatures)
-            if not shorter or value.startswith("page.locator("):
+            if not shorter:
                 raise _Refused(
                     f"argument {param.wire_name} is optional but positional in Java, and no "
                     "overload goes without it"
+                )
+            if as_locator:
+                raise _Refused(
+                    f"argument {param.wire_name} is optional but positional in Java, and a "
+                    "selector is handed over as a Locator, which null cannot stand for"
                 )
             if java_type in ("int", "double", "boolean"):
                 raise _Refused(
                     f"argument {param.wire_name} is optional but positional in Java, of the "
                     f"primitive type {java_type}, which cannot be given null"
                 )
-            # Playwright's overload without a trailing argument passes null for it, so the
-            # nullable field is passed as it is (an enum through `?.`).
-            value = value.replace(".toJava()", "?.toJava()")
         positional.append(value)
     options = []
     for param in params[len(java_params) :]:
