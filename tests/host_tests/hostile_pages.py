@@ -4,27 +4,34 @@ tabs. Served on 127.0.0.1 by one quiet `LocalServer`; every request is recorded 
 from __future__ import annotations
 
 import http.server
+import json
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
 from local_server import LocalServer, serve
+
+# A worker's script: it waits for the host's console limiter, then logs 100,000 lines.
+_WORKER_FLOOD = (
+    "const flood = () => { for (let i = 0; i < 100000; i++) console.log('%s ' + i); };"
+    " const go = () => (console.__hostLimited ? flood() : setTimeout(go, 10)); go();"
+)
 
 PAGES: dict[str, str] = {
     "/plain": "<title>plain</title><p id=p>plain page</p>",
     # A console flood from the page itself, and from a worker (init scripts never run there).
     "/console-flood": "<title>flood</title><script>"
     "for (let i = 0; i < 100000; i++) console.log('line ' + i);</script><p>done</p>",
-    # (A moment after it starts: a flood in a worker's very first line races Playwright's own
-    # resume of the worker, and a few hundred lines may get out first; see host/worker_guard.py.)
+    # The worker floods once the host's limiter is in it (`console.__hostLimited`), not after a
+    # fixed delay: what it logs before the limiter lands races Playwright's own resume of the
+    # worker (see host/worker_guard.py), and a busy machine loses that race by any delay. A
+    # guard that never lands leaves the worker waiting, and the test sees no drops.
     "/worker-flood": "<title>worker flood</title><script>"
     "new Worker(URL.createObjectURL(new Blob(["
-    "'setTimeout(() => { for (let i = 0; i < 100000; i++) console.log(\"w \" + i); }, 300);'"
-    "])));</script>",
-    # A worker that starts a worker that floods (a moment later): the guard reaches workers of
-    # workers.
+    + json.dumps(_WORKER_FLOOD % "w")
+    + "])));</script>",
+    # A worker that starts a worker that floods, likewise: the guard reaches workers of workers.
     "/nested-worker-flood": "<title>nested</title><script>"
-    "const inner = 'setTimeout(() => { for (let i = 0; i < 100000; i++) console.log(\\\"n \\\"'"
-    " + ' + i); }, 300);';"
+    f"const inner = {json.dumps(_WORKER_FLOOD % 'n')};"
     "new Worker(URL.createObjectURL(new Blob(["
     "'new Worker(URL.createObjectURL(new Blob([' + JSON.stringify(inner) + '])));'])));</script>",
     # Uncaught errors are no console call: the in-page limit cannot hold them back.
