@@ -6,7 +6,6 @@ For each entry: find the Java overloads, refuse events and callbacks, merge the 
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from generator.allowlist import Allowlist, AllowlistEntry
@@ -208,6 +207,8 @@ class Binder:
         return f"Runs `{member}()`."
 
     def _unknown_method(self, entry: AllowlistEntry, interface: JavaInterface) -> Refusal:
+        import difflib  # only an unknown method asks for close names: not imported by every run
+
         names = interface.method_names
         same_but_case = [n for n in names if n.lower() == entry.method.lower()]
         close = same_but_case or difflib.get_close_matches(entry.method, names, n=3, cutoff=0.6)

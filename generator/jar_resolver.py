@@ -10,8 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
-import subprocess
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +52,9 @@ def _in_gradle(version: str) -> tuple[Path | None, Path | None]:
 
 
 def _mvn_get(version: str, classifier: str | None) -> None:
+    import shutil
+    import subprocess  # only fetching a JAR runs a process: not imported by every run
+
     mvn = shutil.which("mvn")
     if mvn is None:
         raise GeneratorError(

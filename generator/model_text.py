@@ -157,12 +157,22 @@ def _init_fields(kind: type) -> tuple[tuple[str, bool], ...] | None:
     return _FIELDS[kind]
 
 
+# Values that hold no description: returned as they are without a call per value (most of a
+# tool's nodes are these).
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def _map_texts(value: Any, rewrite: Callable[[str], str]) -> Any:
-    if isinstance(value, tuple):
-        return tuple(_map_texts(item, rewrite) for item in value)
-    if isinstance(value, str | int | float | bool | type(None)):
+    """`value` with its descriptions rewritten; any part with nothing rewritten is returned as the
+    same object, so an unchanged tool is not copied."""
+    kind = type(value)
+    if kind in _LEAVES:
         return value
-    fields = _init_fields(type(value))
+    if isinstance(value, tuple):
+        items = tuple(_map_texts(item, rewrite) for item in value)
+        same = kind is tuple and all(new is old for new, old in zip(items, value, strict=True))
+        return value if same else items
+    fields = _init_fields(kind)
     if fields is None:
         return value
     changes = {}
@@ -172,7 +182,7 @@ def _map_texts(value: Any, rewrite: Callable[[str], str]) -> Any:
             text = rewrite(current)
             if text != current:
                 changes[name] = text
-        else:
+        elif type(current) not in _LEAVES:
             new = _map_texts(current, rewrite)
             if new is not current:
                 changes[name] = new

@@ -3,7 +3,6 @@ nothing heavy (an up-to-date run needs their digest, not Jinja)."""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 
@@ -12,4 +11,6 @@ def default_templates() -> Path:
     checkout = Path(__file__).resolve().parent.parent / "templates"
     if (checkout / "shim.py.j2").is_file():
         return checkout
+    from importlib import resources  # an installed copy only
+
     return Path(str(resources.files("generator") / "templates"))
