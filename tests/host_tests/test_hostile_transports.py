@@ -168,11 +168,18 @@ def _connect(base: str) -> socket.socket:
 
 
 def _closed_within(sock: socket.socket, seconds: float) -> bytes:
-    """Everything the server sent until it closed the connection (which must happen in time)."""
+    """Everything the server sent until it closed the connection (which must happen in time).
+
+    A close is an end of stream or a reset: a client still sending when the server closes has
+    bytes unread in the server's socket, and closing such a socket sends a reset. What the server
+    sent before it (the 408) is still read first, since a reset does not discard received data."""
     sock.settimeout(seconds)
     received = b""
     while True:
-        chunk = sock.recv(65536)
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return received
         if not chunk:
             return received
         received += chunk
