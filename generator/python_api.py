@@ -124,11 +124,13 @@ class PythonSurface:
                 raise ValueError(f"method {name!r} is named {m['name']!r}")
             params = []
             for p in as_list(m["params"]):
-                if type(p) is not list or len(p) != 4:
-                    raise ValueError(
-                        "expected a parameter as [name, type, has_default, keyword_only]"
+                # [name, type, has_default, keyword_only]: another length fails to unpack
+                pname, ptype, has_default, keyword_only = as_list(p)
+                params.append(
+                    PyParam(
+                        as_str(pname), from_data(ptype), as_bool(has_default), as_bool(keyword_only)
                     )
-                params.append(PyParam(as_str(p[0]), from_data(p[1]), as_bool(p[2]), as_bool(p[3])))
+                )
             return PyMethod(
                 name,
                 tuple(params),
@@ -148,9 +150,8 @@ class PythonSurface:
             td = fields(data, _TYPED_DICT_KEYS)
             pairs = []
             for pair in as_list(td["fields"]):
-                if type(pair) is not list or len(pair) != 2:
-                    raise ValueError("expected a TypedDict field as [key, type]")
-                pairs.append((as_str(pair[0]), from_data(pair[1])))
+                key, annotation = as_list(pair)  # [key, type]: another length fails to unpack
+                pairs.append((as_str(key), from_data(annotation)))
             return PyTypedDict(
                 name, tuple(pairs), tuple(as_str(k) for k in as_list(td["required"]))
             )

@@ -160,7 +160,7 @@ def _private(root: Path) -> bool:
             continue
         except OSError:
             return False
-        if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid():
+        if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.geteuid():
             return False
         if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return False
