@@ -6,15 +6,16 @@ For each entry: find the Java overloads, refuse events and callbacks, merge the 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from generator.allowlist import Allowlist, AllowlistEntry
 from generator.diagnostics import Diagnostics
-from generator.ir import Tool, ToolParam
+from generator.ir import CallArgument, DescriptionFrom, Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
 from generator.model_text import ModelText
-from generator.names import ToolName, python_member
+from generator.names import ToolName, python_member, snake_case
 from generator.overloads import OverloadMerger
 from generator.python_api import PyMethod, PythonSurface
 from generator.python_binding import PythonBinder
@@ -35,6 +36,65 @@ SELECTOR = ToolParam(
     "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it,"
     " or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
 )
+
+
+def _python_param_docs(
+    params: tuple[ToolParam, ...], call: tuple[CallArgument, ...], method: PyMethod
+) -> tuple[ToolParam, ...]:
+    """`params`, each without a javadoc description given the Python docstring's text for the
+    Python parameter it is passed as (a sources JAR is not always published), with that text's
+    Python parameter names written as the tool's."""
+    python_names = {
+        p.wire_name: (call_argument.python_name if not call_argument.packed_keys else "")
+        for call_argument in call
+        for p in call_argument.params
+    }
+    filled = []
+    for param in params:
+        if not param.description:
+            text = method.param_doc(python_names.get(param.wire_name) or "") or method.param_doc(
+                snake_case(param.wire_name)
+            )
+            if text:
+                param = dataclasses.replace(param, description=text)
+        filled.append(param)
+    return tuple(_tool_names_in_prose_param(p, tuple(filled)) for p in filled)
+
+
+def _with_descriptions(
+    call: tuple[CallArgument, ...], params: tuple[ToolParam, ...]
+) -> tuple[CallArgument, ...]:
+    """`call` with each parameter's description as `params` has it (unchanged parts kept as the
+    same objects)."""
+    texts = {p.wire_name: p.description for p in params}
+    rebuilt = []
+    for argument in call:
+        inner = tuple(
+            p
+            if texts.get(p.wire_name, p.description) == p.description
+            else dataclasses.replace(p, description=texts[p.wire_name])
+            for p in argument.params
+        )
+        same = all(a is b for a, b in zip(inner, argument.params, strict=True))
+        rebuilt.append(argument if same else dataclasses.replace(argument, params=inner))
+    return tuple(rebuilt)
+
+
+_CODE_SPAN = re.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`")
+
+
+def _tool_names_in_prose(text: str, params: tuple[ToolParam, ...]) -> str:
+    """Python's snake_case parameter names in `text` (`run_before_unload`) as the tool's wire
+    names (`runBeforeUnload`): the names a caller of the tool types."""
+    wire = {snake_case(p.wire_name): p.wire_name for p in params}
+    return _CODE_SPAN.sub(lambda m: f"`{wire.get(m.group(1), m.group(1))}`", text)
+
+
+def _tool_names_in_prose_param(param: ToolParam, params: tuple[ToolParam, ...]) -> ToolParam:
+    renamed = _tool_names_in_prose(param.description, params)
+    return (
+        param if renamed == param.description else dataclasses.replace(param, description=renamed)
+    )
 
 
 class Binder:
@@ -165,9 +225,16 @@ class Binder:
         if isinstance(binding, Refusal):
             return self._refuse(entry, member, binding)
         documented = max(overloads, key=lambda m: (bool(m.doc.text), len(m.params)))
+        description, description_from = self._description(entry, documented, method)
+        params = binding.params
+        if not self.java.documented:  # no sources JAR: the Python docstrings' Parameters
+            params = _python_param_docs(params, binding.call, method)
+        if description_from == "python":
+            description = _tool_names_in_prose(description, params)
         return Tool(
             name=ToolName(entry.name or entry.target.tool_prefix + entry.method),
-            description=self._description(entry, documented, method),
+            description=description,
+            description_from=description_from,
             surface_to_llm=entry.surface_to_llm,
             is_recordable=entry.is_recordable,
             target=entry.target,
@@ -176,8 +243,8 @@ class Binder:
             python_method=python_name,
             python_is_property=method.is_property,
             python_awaitable=async_method.is_async,
-            params=binding.params,
-            call=binding.call,
+            params=params,
+            call=_with_descriptions(binding.call, params),
             result=result.type,
             result_shape=result.shape,
             result_note=result.note,
@@ -189,13 +256,18 @@ class Binder:
     ) -> Refusal:
         return refuse(self.diagnostics, entry.location, member, refusal, separator)
 
-    def _description(self, entry: AllowlistEntry, documented: JavaMethod, python: PyMethod) -> str:
-        """The override, else the javadoc, else the Python docstring's prose; a method with none
-        of them says what it reads or runs, with a note (shown with -v) to give it a `description:`."""
+    def _description(
+        self, entry: AllowlistEntry, documented: JavaMethod, python: PyMethod
+    ) -> tuple[str, DescriptionFrom]:
+        """The override, else the javadoc, else the Python docstring's prose, and which it is; a
+        method with none of them says what it reads or runs, with a note (shown with -v) to give it
+        a `description:`."""
         if entry.description is not None:
-            return entry.description
-        if documented.doc.text or python.doc:
-            return documented.doc.text or python.doc
+            return entry.description, "allowlist"
+        if documented.doc.text:
+            return documented.doc.text, "javadoc"
+        if python.doc:
+            return python.doc, "python"
         member = f"{entry.target.prefix}.{python.name}"
         self.diagnostics.info(
             entry.location,
@@ -203,8 +275,8 @@ class Binder:
             "give the entry a 'description:' in allowlist.yaml",
         )
         if python.is_property:
-            return f"Returns the value of `{member}`."
-        return f"Runs `{member}()`."
+            return f"Returns the value of `{member}`.", "generated"
+        return f"Runs `{member}()`.", "generated"
 
     def _unknown_method(self, entry: AllowlistEntry, interface: JavaInterface) -> Refusal:
         import difflib  # only an unknown method asks for close names: not imported by every run

@@ -128,13 +128,23 @@ def diff_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--output", type=Path, help="write the Markdown report here instead of standard output"
     )
+    _fail_on(p)
+    p.add_argument(
+        "--allow-version-mismatch",
+        action="store_true",
+        help="bind a side whose own Python playwright cannot be fetched against the installed one "
+        "(the headline says so)",
+    )
+    return p
+
+
+def _fail_on(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fail-on",
         choices=("breaking", "any", "never"),
         default="breaking",
         help="exit 1 on breaking changes (default), on any change, or never",
     )
-    return p
 
 
 def _templates(args: argparse.Namespace) -> Path:
@@ -335,16 +345,46 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
             )
         checked: dict[str, Any] = loaded
         return checked
+    from generator.jar_resolver import UNKNOWN_VERSION, jar_version
+    from generator.outputs import DEFAULT_KINDS
+    from generator.python_release import python_api_for, valid_version
+
     allowlist = load_allowlist(args.allowlist)
     jar = path if side.endswith(".jar") else None
-    if jar is None:
-        allowlist = dataclasses.replace(allowlist, playwright_version=side)
-    from generator.outputs import DEFAULT_KINDS
-
+    if jar is not None:
+        if not jar.is_file():
+            raise GeneratorError(f"{side}: no such JAR.", ExitCode.USER_INPUT)
+        version = jar_version(jar)
+    elif valid_version(side):
+        version = side
+    else:
+        raise GeneratorError(
+            f"{side}: not a Playwright version (1.63.0), a .jar or a manifest.json; give one of those.",
+            ExitCode.USER_INPUT,
+        )
+    # The side's own pin, so that a JAR is not measured against the allowlist's.
+    allowlist = dataclasses.replace(allowlist, playwright_version=version)
+    python_files = None
+    if version != UNKNOWN_VERSION:
+        try:
+            python_files = python_api_for(version, cache.root if cache.enabled else None)
+        except GeneratorError as error:
+            if not args.allow_version_mismatch:
+                raise GeneratorError(
+                    f"{side}: no Python API of Playwright {version} to judge it against: {error} "
+                    "Each side is bound against the Python playwright of its own version; pass "
+                    "--allow-version-mismatch to bind this side against the installed one instead "
+                    "(the report's headline then says so), or compare manifest.json files.",
+                    error.exit_code,
+                ) from None
     # Kotlin too: in memory only, so the report covers the shims' signatures.
     kinds = (*DEFAULT_KINDS, "kotlin")
-    inputs: Inputs = gather(allowlist, jar, _templates(args), "diff;outputs+kotlin", cache, kinds)
-    # Both sides are bound against the one Python playwright installed; its version may differ.
+    inputs: Inputs = gather(
+        allowlist, jar, _templates(args), "diff;outputs+kotlin", cache, kinds, None, python_files
+    )
+    warning = check_versions(inputs, args.allow_version_mismatch)
+    if warning:
+        print(f"{side}: {warning}", file=sys.stderr)
     generation = generate(inputs, cache)
     manifest: dict[str, Any] = json.loads(generation.files["manifest.json"])
     return manifest
@@ -400,10 +440,15 @@ def manifest_problem(data: Any) -> str | None:
 
 
 def _label(side: str, manifest: dict[str, Any]) -> str:
-    version = manifest["playwright"]["java"]
-    return (
-        f"Playwright {version}" if side == version else f"{Path(side).name} (Playwright {version})"
-    )
+    """A side as the headline names it: its Java and Python versions, where it came from when
+    that is a file, and whether the two versions' minors differ (--allow-version-mismatch)."""
+    java = manifest["playwright"]["java"]
+    python = manifest["playwright"].get("python")
+    versions = f"Java {java} / Python {python}" if python else f"Java {java}"
+    label = f"Playwright {versions}" if side == java else f"{Path(side).name} ({versions})"
+    if isinstance(python, str) and java.split(".")[:2] != python.split(".")[:2]:
+        label += " [--allow-version-mismatch]"
+    return label
 
 
 def run_diff(argv: Sequence[str]) -> int:

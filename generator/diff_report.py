@@ -88,8 +88,13 @@ def _compare_tool(name: str, old: dict[str, Any], new: dict[str, Any], report: D
         report.breaking.append(
             f"**breaking** `{name}`: result changed from `{_schema(old['result'])}` to `{_schema(new['result'])}`"
         )
-    if old["python"] != new["python"] or old["java"] != new["java"]:
-        report.other.append(f"`{name}`: now calls `{new['python']}` ({'; '.join(new['java'])})")
+    if old["python"] != new["python"]:
+        report.other.append(f"`{name}`: now calls `{new['python']}` (was `{old['python']}`)")
+    if old["java"] != new["java"]:
+        gained = [s for s in new["java"] if s not in old["java"]]
+        lost = [s for s in old["java"] if s not in new["java"]]
+        parts = [f"gained `{s}`" for s in gained] + [f"lost `{s}`" for s in lost]
+        report.other.append(f"`{name}`: Java overloads {', '.join(parts)}")
 
 
 def _surface(old: dict[str, str], new: dict[str, str], report: DiffReport) -> None:
@@ -101,6 +106,76 @@ def _surface(old: dict[str, str], new: dict[str, str], report: DiffReport) -> No
             report.breaking.append(f"**breaking** `{method}` was {before} and is now {after}")
         else:
             report.surface.append(f"`{method}`: {before} → {after}")
+
+
+def _kotlin_params(signature: str) -> tuple[str, list[str]] | None:
+    """`Name(a: A, b: B? = null)` as ("Name", ["a: A", "b: B? = null"]), split at top-level commas."""
+    name, open_paren, rest = signature.partition("(")
+    if not open_paren or not rest.endswith(")"):
+        return None
+    body, params, depth, start = rest[:-1], [], 0, 0
+    for index, char in enumerate(body):
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            params.append(body[start:index].strip())
+            start = index + 1
+    if body.strip():
+        params.append(body[start:].strip())
+    return name, params
+
+
+def _source_compatible(before: str, after: str) -> list[str] | None:
+    """What `after` changes in `before` when every call that compiled against `before` still
+    compiles (parameters added at the end, each with a default; a parameter `x: T` become
+    `x: T? = default`), as phrases; None when the change is another one."""
+    old, new = _kotlin_params(before), _kotlin_params(after)
+    if old is None or new is None or old[0] != new[0] or len(new[1]) < len(old[1]):
+        return None
+    changes = []
+    for was, now in zip(old[1], new[1][: len(old[1])], strict=True):
+        if was == now:
+            continue
+        name, _, was_type = was.partition(": ")
+        now_name, _, now_type = now.partition(": ")
+        if name != now_name or " = " in was_type or now_type.split(" = ")[0] != f"{was_type}?":
+            return None
+        if " = " not in now_type:
+            return None
+        changes.append(f"`{name}` now optional")
+    added = new[1][len(old[1]) :]
+    if not all(" = " in p for p in added):
+        return None
+    changes += [f"gains defaulted `{p.split(':', 1)[0].strip()}`" for p in added]
+    return changes or None
+
+
+def _descriptions(old: dict[str, Any], new: dict[str, Any], report: DiffReport) -> None:
+    """Where the descriptions come from, when that changed (the javadoc of a sources JAR, or the
+    Python docstrings when a release has none): one line per change of source, naming the tools."""
+    moved: dict[tuple[str, str], list[str]] = {}
+    for name in sorted(set(old) & set(new)):
+        before, after = old[name].get("descriptionFrom"), new[name].get("descriptionFrom")
+        if before and after and before != after:
+            moved.setdefault((before, after), []).append(name)
+    for (before, after), tools in sorted(moved.items()):
+        shown = ", ".join(f"`{t}`" for t in tools[:8]) + (
+            f" and {len(tools) - 8} more" if len(tools) > 8 else ""
+        )
+        report.other.append(
+            f"descriptions of {len(tools)} tool(s) now come from {_SOURCES.get(after, after)} "
+            f"(were {_SOURCES.get(before, before)}): {shown}"
+        )
+
+
+_SOURCES = {
+    "javadoc": "the javadoc",
+    "python": "the Python docstrings",
+    "allowlist": "the allowlist",
+    "generated": "the generator (no documentation)",
+}
 
 
 def _kotlin(old: dict[str, Any] | None, new: dict[str, Any] | None, report: DiffReport) -> None:
@@ -128,9 +203,15 @@ def _kotlin(old: dict[str, Any] | None, new: dict[str, Any] | None, report: Diff
                 )
             # A tool that is gone altogether is reported as removed already.
         elif after != before:
-            report.breaking.append(
-                f"**breaking** `{tool}`: Kotlin shim signature changed from `{before}` to `{after}`"
-            )
+            compatible = _source_compatible(before, after)
+            if compatible is not None:
+                report.other.append(
+                    f"`{tool}`: Kotlin shim {', '.join(compatible)} (source-compatible)"
+                )
+            else:
+                report.breaking.append(
+                    f"**breaking** `{tool}`: Kotlin shim signature changed from `{before}` to `{after}`"
+                )
     for tool in sorted(set(new_shims) - set(old_shims)):
         report.other.append(f"`{tool}`: new Kotlin shim `{new_shims[tool]}`")
 
@@ -144,6 +225,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], old_label: str, new_label:
         report.other.append(f"tool `{name}` added")
     for name in sorted(set(old_tools) & set(new_tools)):
         _compare_tool(name, old_tools[name], new_tools[name], report)
+    _descriptions(old_tools, new_tools, report)
     _surface(old["surface"], new["surface"], report)
     _kotlin(old.get("kotlin"), new.get("kotlin"), report)
     return report

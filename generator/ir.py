@@ -10,6 +10,11 @@ from generator.names import ToolName, python_identifier, typescript_identifier
 from generator.targets import Target
 from generator.type_tree import TypeNode
 
+DescriptionFrom = Literal["allowlist", "javadoc", "python", "generated"]
+"""Where a tool's description came from: the allowlist's `description:`, the sources JAR's
+javadoc, the Python docstring (when the release published no sources JAR), or made up by the
+generator from the method's name."""
+
 
 @dataclass(frozen=True)
 class ToolParam:
@@ -78,7 +83,8 @@ class Tool:
 
     `java_signatures` lists the overloads merged into it, `python_method` is the snake_case member
     of `target.receiver` (a property when `python_is_property`, read rather than called), and
-    `result_note` says what of the Java result the tool leaves out.
+    `result_note` says what of the Java result the tool leaves out; `description_from` where the
+    description came from.
     """
 
     name: ToolName
@@ -97,6 +103,7 @@ class Tool:
     result_shape: ResultShape
     result_note: str
     source: str
+    description_from: DescriptionFrom = "javadoc"
 
     @property
     def java_reference(self) -> str:

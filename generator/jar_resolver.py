@@ -3,11 +3,17 @@
 Order: `--jar`, the local Maven repository, the Gradle cache, then `mvn dependency:get` (without
 transitive dependencies: the driver bundle is hundreds of MB and reflection does not need it).
 Where artifacts are downloaded from is Maven's own configuration; nothing here names a repository.
+
+A release can be half-published: 1.63.0 has its JAR and POM but not the parent POM its POM names,
+and Maven reads both POMs before it downloads a JAR. Such a JAR is fetched by its coordinates into
+a scratch repository where an empty stand-in parent lets Maven read the descriptor; only the
+JAR (and a sources JAR, when one is published) is then copied into the local repository, so every
+consumer (the generator, `diff`, the tests, `scripts/kotlin-check.sh`) finds the one JAR there.
+`python -m generator.jar_resolver [VERSION]` prints that JAR's path (resolving it if needed).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import zipfile
@@ -51,9 +57,8 @@ def _in_gradle(version: str) -> tuple[Path | None, Path | None]:
     return (jars[0] if jars else None), (sources[0] if sources else None)
 
 
-def _mvn_get(version: str, classifier: str | None) -> None:
+def _mvn(version: str) -> str:
     import shutil
-    import subprocess  # only fetching a JAR runs a process: not imported by every run
 
     mvn = shutil.which("mvn")
     if mvn is None:
@@ -62,33 +67,126 @@ def _mvn_get(version: str, classifier: str | None) -> None:
             "not on PATH to fetch it. Install Maven, or pass the JAR with --jar PATH.",
             ExitCode.ENVIRONMENT,
         )
-    coordinate = f"{GROUP}:{ARTIFACT}:{version}" + (f":jar:{classifier}" if classifier else "")
+    return mvn
+
+
+def _coordinate(version: str, classifier: str | None, artifact: str = ARTIFACT) -> str:
+    return f"{GROUP}:{artifact}:{version}" + (f":jar:{classifier}" if classifier else "")
+
+
+def mvn_get(version: str, classifier: str | None, repository: Path) -> tuple[int, str]:
+    """Run `mvn dependency:get` for one artifact of Playwright `version` (no transitive
+    dependencies) into `repository`: mvn's exit code, and its first error lines (colour codes
+    removed) when it failed."""
+    import subprocess  # only fetching a JAR runs a process: not imported by every run
+
     command = [
-        mvn,
+        _mvn(version),
         "-B",
         "-q",
         _DEPENDENCY_PLUGIN,
-        f"-Dartifact={coordinate}",
+        f"-Dartifact={_coordinate(version, classifier)}",
         "-Dtransitive=false",
-        # Fetch into the repository this module reads, whatever localRepository settings.xml names.
-        f"-Dmaven.repo.local={_maven_repository()}",
+        # Fetch into the repository named, whatever localRepository settings.xml names.
+        f"-Dmaven.repo.local={repository}",
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        lines = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines()]
-        causes = [
-            line for line in lines if line.startswith("[ERROR]") and line.strip() != "[ERROR]"
-        ]
-        tail = "\n".join((causes or lines)[:3])
+    if done.returncode == 0:
+        return 0, ""
+    lines = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines()]
+    causes = [line for line in lines if line.startswith("[ERROR]") and line.strip() != "[ERROR]"]
+    return done.returncode, "\n".join((causes or lines)[:3])
+
+
+def _parent_missing(said: str) -> bool:
+    """Whether Maven failed on the artifact's descriptor (its POM or the parent POM it names)
+    rather than on the artifact itself."""
+    return "Failed to read artifact descriptor" in said
+
+
+_STAND_IN_PARENT = """<?xml version="1.0" encoding="UTF-8"?>
+<!-- An empty stand-in for an unpublished parent POM, in a scratch repository only. -->
+<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>{group}</groupId><artifactId>{artifact}</artifactId><version>{version}</version>
+<packaging>pom</packaging></project>
+"""
+
+
+def _parent_of(pom: Path) -> tuple[str, str, str] | None:
+    """The (group, artifact, version) of the parent a POM names, or None."""
+    import xml.etree.ElementTree as ElementTree
+
+    try:
+        root = ElementTree.parse(pom).getroot()
+    except (OSError, ElementTree.ParseError):
+        return None
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    parent = root.find("m:parent", ns)
+    if parent is None:
+        return None
+    values = [
+        parent.findtext(f"m:{key}", "", ns).strip() for key in ("groupId", "artifactId", "version")
+    ]
+    return (values[0], values[1], values[2]) if all(values) else None
+
+
+def _fetch_without_parent(version: str, jar: Path, sources: Path) -> tuple[int, str]:
+    """Fetch the JAR (and its sources JAR, when published) by coordinates into a scratch
+    repository with a stand-in for the parent POM Maven cannot find, then copy them into the
+    local repository's folder for this version (atomically: a copy never shows half a JAR)."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="playwright-jar-") as scratch:
+        repository = Path(scratch)
+        folder = repository / GROUP.replace(".", "/") / ARTIFACT / version
+        pom = jar.with_suffix(".pom")
+        parent = _parent_of(pom) if pom.is_file() else None
+        if parent is None:  # the POM itself: fetched with the scratch repository's own mvn run
+            parent = (GROUP, "parent-pom", version)
+        group, artifact, parent_version = parent
+        stand_in = repository / group.replace(".", "/") / artifact / parent_version
+        stand_in.mkdir(parents=True)
+        (stand_in / f"{artifact}-{parent_version}.pom").write_text(
+            _STAND_IN_PARENT.format(group=group, artifact=artifact, version=parent_version),
+            encoding="utf-8",
+        )
+        code, said = mvn_get(version, None, repository)
+        if code != 0:
+            return code, said
+        mvn_get(version, "sources", repository)  # optional: descriptions fall back
+        jar.parent.mkdir(parents=True, exist_ok=True)
+        for name, target in ((jar.name, jar), (sources.name, sources)):
+            fetched = folder / name
+            if fetched.is_file():
+                partial = target.with_name(target.name + ".partial")
+                shutil.copyfile(fetched, partial)
+                partial.replace(target)
+    return 0, ""
+
+
+def _fetch(version: str, jar: Path, sources: Path) -> None:
+    """Fetch the JAR through mvn into the local repository, by coordinates where its parent POM
+    is not published; the sources JAR too when it is published."""
+    repository = _maven_repository()
+    code, said = mvn_get(version, None, repository)
+    if code == 0:
+        mvn_get(version, "sources", repository)  # optional: descriptions fall back
+    elif _parent_missing(said):
+        code, said = _fetch_without_parent(version, jar, sources)
+    if code != 0:
         raise GeneratorError(
-            f"'mvn' could not fetch {coordinate} (exit {done.returncode}). Check that this Playwright "
-            "version exists and that Maven can reach its repositories (see your Maven settings.xml), "
-            f"or pass the JAR with --jar PATH. Maven said:\n{tail}",
+            f"'mvn' could not fetch {_coordinate(version, None)} (exit {code}). Check that this Playwright "
+            "version exists (`python -m generator bump --list` shows which are published) and "
+            "that Maven can reach its repositories (see your Maven settings.xml), or pass the JAR "
+            f"with --jar PATH. Maven said:\n{said}",
             ExitCode.ENVIRONMENT,
         )
 
 
 def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
+    """The JAR to reflect: `explicit` (with a `-sources.jar` beside it, if any), else the pinned
+    version from the local Maven repository, the Gradle cache or mvn, in that order."""
     if explicit is not None:
         if not explicit.is_file():
             raise GeneratorError(f"--jar {explicit}: no such file.", ExitCode.ENVIRONMENT)
@@ -99,19 +197,42 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
                 ExitCode.ENVIRONMENT,
             )
         sibling = explicit.with_name(explicit.name.removesuffix(".jar") + "-sources.jar")
-        return ResolvedJar(explicit, sibling if sibling.is_file() else None, "--jar")
+        return _checked(ResolvedJar(explicit, sibling if sibling.is_file() else None, "--jar"))
     jar, sources = _in_maven(version)
     if jar.is_file():
-        return ResolvedJar(jar, sources if sources.is_file() else None, "local Maven repository")
+        found = ResolvedJar(jar, sources if sources.is_file() else None, "local Maven repository")
+        return _checked(found)
     gradle_jar, gradle_sources = _in_gradle(version)
     if gradle_jar is not None:
-        return ResolvedJar(gradle_jar, gradle_sources, "Gradle cache")
-    _mvn_get(version, None)
-    with contextlib.suppress(GeneratorError):
-        _mvn_get(version, "sources")  # javadoc is optional: descriptions fall back to overrides
+        return _checked(ResolvedJar(gradle_jar, gradle_sources, "Gradle cache"))
+    _fetch(version, jar, sources)
     if not jar.is_file():
         raise GeneratorError(f"'mvn' reported success but {jar} is missing.", ExitCode.ENVIRONMENT)
-    return ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn")
+    return _checked(ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn"))
+
+
+def _checked(found: ResolvedJar) -> ResolvedJar:
+    """`found`, once its sources JAR (if any) is known to be of the same version as its JAR: a
+    mismatched one would give every tool another release's descriptions."""
+    if found.sources is None:
+        return found
+    try:
+        with zipfile.ZipFile(found.sources) as archive:
+            sources_version = _maven_version(archive)
+    except (OSError, zipfile.BadZipFile):
+        raise GeneratorError(
+            f"{found.sources}: not a readable sources JAR; delete it (or fetch it again) and rerun.",
+            ExitCode.ENVIRONMENT,
+        ) from None
+    version = jar_version(found.jar)
+    if sources_version and version != UNKNOWN_VERSION and sources_version != version:
+        raise GeneratorError(
+            f"{found.sources} is the sources JAR of Playwright {sources_version}, but {found.jar} is "
+            f"{version}: descriptions would come from another release. Delete the sources JAR, or "
+            "put the one of the same version beside the JAR.",
+            ExitCode.ENVIRONMENT,
+        )
+    return found
 
 
 UNKNOWN_VERSION = "unknown"
@@ -157,3 +278,26 @@ def jar_version(jar: Path) -> str:
     except (OSError, zipfile.BadZipFile):
         return UNKNOWN_VERSION
     return found.pop() if len(found) == 1 else UNKNOWN_VERSION
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m generator.jar_resolver [VERSION]`: print the resolved JAR's path (VERSION: the
+    allowlist's pin by default), so that scripts use the same JAR as the generator."""
+    import sys
+
+    from generator.allowlist import load_allowlist
+
+    arguments = sys.argv[1:] if argv is None else argv
+    try:
+        version = (
+            arguments[0] if arguments else load_allowlist(Path("allowlist.yaml")).playwright_version
+        )
+        print(resolve_jar(version, None).jar)
+    except GeneratorError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return error.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

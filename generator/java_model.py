@@ -150,6 +150,12 @@ class JavaSurface:
     enums: tuple[JavaEnum, ...]
     opaque: tuple[str, ...]
 
+    @cached_property
+    def documented(self) -> bool:
+        """Whether javadoc was read (a sources JAR came with the JAR): without it every
+        description falls back to the Python docstrings."""
+        return any(m.doc.text for i in self.interfaces for m in i.methods)
+
     def interface(self, name: str) -> JavaInterface | None:
         found = self._index.get(name)
         return found if isinstance(found, JavaInterface) else None

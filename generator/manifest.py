@@ -41,6 +41,9 @@ def _tool_entry(tool: Tool) -> dict[str, Any]:
         "result": _without_descriptions(json_schema.schema(tool.result)),
     }
     entry["fingerprint"] = sha256_bytes(json.dumps(entry, sort_keys=True).encode())[:16]
+    # Outside the fingerprint, which covers the callable surface only: `diff` reports a change of
+    # where descriptions come from (the javadoc, or the Python docstrings) on its own line.
+    entry["descriptionFrom"] = tool.description_from
     return entry
 
 

@@ -54,6 +54,8 @@ _PYTHON_REF = re.compile(r"`([a-z_]+)\.([a-z_]+)\(\)`")
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^()\s]|\([^()\s]*\))*\)")
 # A reference-style link whose target the javadoc never defined: "The [origin] to grant ...".
 _BARE_REFERENCE = re.compile(r"(?<=\s)\[([a-z][a-z ]*)\](?=[\s.,;])")
+# Python's docstrings name an event by its listener call: `page.on('dialog')`.
+_PYTHON_EVENT = re.compile(r"`(?:page|browser_context|context)\.on\(['\"](\w+)['\"]\)`(?: event)?")
 _NOTE = re.compile(r"\*\*(?:NOTE|Note)\*\*:?|\*\*(?:NOTE|Note):\*\*")
 
 
@@ -77,6 +79,14 @@ class ModelText:
             for (iface, method), name in tool_names.items()
             if iface in _RECEIVERS
         }
+        # Python's docstrings call a context `browser_context` (`browser_context.clear_cookies()`).
+        self._python.update(
+            {
+                ("browser_context", member): name
+                for (receiver, member), name in self._python.items()
+                if receiver == "context"
+            }
+        )
 
     def rewrite(self, text: str) -> str:
         # The same description recurs across tools (a `timeout` option's, say): rewritten once.
@@ -90,6 +100,7 @@ class ModelText:
         text = _BARE_REFERENCE.sub(lambda m: m.group(1), text)
         text = _NOTE.sub("Note:", text)
         text = _JAVA_REF.sub(self._java_reference, text)
+        text = _PYTHON_EVENT.sub(lambda m: f'the "{m.group(1)}" event', text)
         text = _PYTHON_REF.sub(self._python_reference, text)
         return _no_dangling_colon(text)
 
@@ -134,12 +145,13 @@ def _no_dangling_colon(text: str) -> str:
     paragraphs = text.split("\n\n")
     for index, paragraph in enumerate(paragraphs):
         following = paragraphs[index + 1] if index + 1 < len(paragraphs) else ""
-        introduces = following.startswith(("- ", "`"))
+        introduces = following.startswith(("- ", "`")) or bool(_NUMBERED.match(following))
         if paragraph.endswith(":") and not introduces:
             paragraphs[index] = paragraph[:-1] + "."
     return "\n\n".join(paragraphs)
 
 
+_NUMBERED = re.compile(r"\d+\. ")
 _TEXT_FIELDS = frozenset({"description", "result_note"})
 
 

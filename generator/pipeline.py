@@ -84,11 +84,13 @@ def gather(
     cache: Cache,
     outputs: tuple[str, ...] | None = None,
     kotlin: KotlinSettings | None = None,
+    python_files: PythonApiFiles | None = None,
 ) -> Inputs:
     """The run's inputs; `flags` must spell every setting that changes the output (the command
-    line's `outputs` and `kotlin` included), since it is part of the fingerprint."""
+    line's `outputs` and `kotlin` included), since it is part of the fingerprint. `python_files`:
+    the Python API to bind against (`diff` gives each side its own); None: the installed one."""
     resolved = resolve_jar(allowlist.playwright_version, jar)
-    python_files = locate_python_api()
+    python_files = python_files or locate_python_api()
     jar_sha = sha256_file(resolved.jar)
     sources_sha = sha256_file(resolved.sources) if resolved.sources else ""
     python_sha = sha256_bytes("".join(sha256_file(p) for p in python_files.paths).encode())
@@ -153,13 +155,23 @@ def check_versions(inputs: Inputs, allow_mismatch: bool) -> str | None:
         if not allow_mismatch:
             raise GeneratorError(message, ExitCode.ENVIRONMENT)
         return "WARNING: --allow-version-mismatch: " + message
-    if minor(java) == minor(python):
+    pin, allowlist = inputs.allowlist.playwright_version, inputs.allowlist.path
+    if inputs.jar.origin == "--jar" and java != pin:
+        message = (
+            f"--jar {inputs.jar.jar} is Playwright Java {java}, but {allowlist} pins {pin}. Pass "
+            f"the {pin} JAR, or move the project to {java} with `python -m generator bump {java}` "
+            "(it changes every pin together)."
+        )
+    elif minor(java) == minor(python):
         return None
-    message = (
-        f"Playwright Java is {java} but the installed Python playwright is {python}; the shims call "
-        f"Python, so their minor versions must match. Either run `pip install playwright=={java}`, or "
-        f"pin `playwright: {python}` in {inputs.allowlist.path} (or pass a {minor(python)}.x JAR with --jar)."
-    )
+    else:
+        java_from = "--jar" if inputs.jar.origin == "--jar" else f"pinned in {allowlist}"
+        message = (
+            f"Playwright Java is {java} ({java_from}) but the Python playwright bound against is "
+            f"{python}; the shims call Python, so their minor versions must match. Install the "
+            f"Python package the project pins (`scripts/setup.sh`, or `pip install playwright=={java}`), "
+            "or move Java and Python together with `python -m generator bump VERSION`."
+        )
     if not allow_mismatch:
         raise GeneratorError(message, ExitCode.ENVIRONMENT)
     return "WARNING: --allow-version-mismatch: " + message
@@ -305,6 +317,29 @@ def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
     )
 
 
+def _warn_undocumented(inputs: Inputs, tools: list[Tool], diagnostics: Diagnostics) -> None:
+    """Say how many descriptions fall back to the Python docstrings when the JAR came without its
+    sources JAR (a release can be published without one): never a silent degradation, and an
+    error under --strict."""
+    from_python = sum(t.description_from == "python" for t in tools)
+    # A locator tool's leading `selector` is the generator's own, described whatever the JAR.
+    params = [
+        p
+        for t in tools
+        for p in t.params
+        if not (t.target.selector_param and p.wire_name == "selector")
+    ]
+    described = sum(bool(p.description) for p in params)
+    diagnostics.warning(
+        str(inputs.jar.jar),
+        f"no sources JAR for Playwright {inputs.jar_version}, so no javadoc: {from_python} of "
+        f"{len(tools)} tool descriptions and {described} of {len(params)} parameter descriptions "
+        "come from the Python docstrings instead",
+        f"put {inputs.jar.jar.name.removesuffix('.jar')}-sources.jar beside the JAR once it is "
+        "published (the descriptions are then the javadoc's), or accept the Python docstrings",
+    )
+
+
 @dataclass(frozen=True)
 class Generation:
     """The pure result of a run: files to write, the tools, the surface report, what was said."""
@@ -325,6 +360,8 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     diagnostics = Diagnostics()
     binder = Binder(java, python, diagnostics)
     tools = binder.bind_all(inputs.allowlist)
+    if not java.documented:
+        _warn_undocumented(inputs, tools, diagnostics)
     report = build_report(java, python, tools, diagnostics, binder)
     from generator.outputs import DEFAULT_KINDS, selected
 

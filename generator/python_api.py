@@ -51,8 +51,14 @@ class PyMethod:
     returns: PyType
     is_property: bool
     is_async: bool = False
-    # The docstring's prose (without its title line, usage, parameters and returns sections).
+    # The docstring's prose (without its title line, usage, parameters and returns sections), in
+    # the Markdown the javadoc becomes: paragraphs apart, list items one a line.
     doc: str = ""
+    # The docstring's Parameters section: (Python parameter name, its text), in the same Markdown.
+    param_docs: tuple[tuple[str, str], ...] = ()
+
+    def param_doc(self, name: str) -> str:
+        return next((text for key, text in self.param_docs if key == name), "")
 
     def param(self, name: str) -> PyParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -91,6 +97,7 @@ class PythonSurface:
                 "is_property": m.is_property,
                 "is_async": m.is_async,
                 "doc": m.doc,
+                "param_docs": [list(pair) for pair in m.param_docs],
             }
 
         def classes(data: dict[str, dict[str, PyMethod]]) -> dict[str, Any]:
@@ -131,6 +138,10 @@ class PythonSurface:
                         as_str(pname), from_data(ptype), as_bool(has_default), as_bool(keyword_only)
                     )
                 )
+            param_docs = []
+            for pair in as_list(m["param_docs"]):
+                key, text = as_list(pair)  # [name, text]: another length fails to unpack
+                param_docs.append((as_str(key), as_str(text)))
             return PyMethod(
                 name,
                 tuple(params),
@@ -138,6 +149,7 @@ class PythonSurface:
                 as_bool(m["is_property"]),
                 as_bool(m["is_async"]),
                 as_str(m["doc"]),
+                tuple(param_docs),
             )
 
         def classes(data: Any) -> dict[str, dict[str, PyMethod]]:
@@ -169,7 +181,9 @@ class PythonSurface:
 # --- the JSON form ------------------------------------------------------------------------------
 
 _SURFACE_KEYS = frozenset({"version", "sync_classes", "async_classes", "typed_dicts"})
-_METHOD_KEYS = frozenset({"name", "params", "returns", "is_property", "is_async", "doc"})
+_METHOD_KEYS = frozenset(
+    {"name", "params", "returns", "is_property", "is_async", "doc", "param_docs"}
+)
 _TYPED_DICT_KEYS = frozenset({"fields", "required"})
 
 
@@ -216,15 +230,67 @@ def parse_annotation(source: str) -> PyType:
 
 # Where a Playwright docstring's prose ends: its sections, in the numpy style it is written in.
 _SECTION = re.compile(r"^(?:\*\*Usage\*\*|Parameters\n-+|Returns\n-+)", re.M)
+_PARAMETERS = re.compile(r"^Parameters\n-+\n", re.M)
+_RETURNS = re.compile(r"^Returns\n-+", re.M)
+_PARAMETER = re.compile(r"^([A-Za-z_]\w*) : ")
+_FENCE = re.compile(r"^```.*?^```[ \t]*$", re.M | re.S)
+_ITEM = re.compile(r"^(?:[-*]|\d+\.)\s+")
+
+
+def markdown_text(text: str) -> str:
+    """Docstring text as the Markdown the javadoc becomes: code samples dropped, each paragraph on
+    one line, and a list kept a list (its items one a line, a numbered list numbered 1, 2, 3) with
+    an item's continuation lines joined to it."""
+    text = _FENCE.sub("", text)
+    blocks: list[str] = []
+    for paragraph in text.split("\n\n"):
+        prose: list[str] = []
+        items: list[list[str]] = []
+        numbered = False
+        for line in paragraph.split("\n"):
+            stripped = line.strip()
+            if not stripped:
+                continue
+            item = _ITEM.match(stripped)
+            if item and not line.startswith((" ", "\t")):
+                numbered = stripped[0].isdigit() if not items else numbered
+                items.append([stripped[item.end() :]])
+            elif items:
+                items[-1].append(stripped)
+            else:
+                prose.append(stripped)
+        if prose:
+            blocks.append(" ".join(" ".join(prose).split()))
+        if items:
+            lines = [
+                f"{f'{n}.' if numbered else '-'} {' '.join(' '.join(parts).split())}"
+                for n, parts in enumerate(items, start=1)
+            ]
+            blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
 
 
 def _prose(docstring: str) -> str:
     """The descriptive paragraphs of a Playwright docstring: its first line names the member
     (`Page.url`) and is dropped, and the Usage, Parameters and Returns sections end it."""
     _, _, body = docstring.partition("\n")
-    body = _SECTION.split(body, maxsplit=1)[0]
-    paragraphs = [" ".join(p.split()) for p in body.split("\n\n")]
-    return "\n\n".join(p for p in paragraphs if p)
+    return markdown_text(_SECTION.split(body, maxsplit=1)[0])
+
+
+def _param_docs(docstring: str) -> tuple[tuple[str, str], ...]:
+    """The Parameters section: each `name : type` line and its indented text, as Markdown."""
+    found = _PARAMETERS.search(docstring)
+    if found is None:
+        return ()
+    section = _RETURNS.split(docstring[found.end() :], maxsplit=1)[0]
+    docs: list[tuple[str, list[str]]] = []
+    for line in section.split("\n"):
+        head = _PARAMETER.match(line)
+        if head:
+            docs.append((head.group(1), []))
+        elif docs and (line.startswith("    ") or not line.strip()):
+            docs[-1][1].append(line[4:])
+    return tuple((name, markdown_text("\n".join(lines).strip())) for name, lines in docs)
 
 
 def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
@@ -256,13 +322,15 @@ def _read_classes(path: Path) -> dict[str, dict[str, PyMethod]]:
                 )
             returns = _annotation(item.returns)
             is_async = isinstance(item, ast.AsyncFunctionDef)
+            docstring = ast.get_docstring(item) or ""
             methods[item.name] = PyMethod(
                 item.name,
                 tuple(params),
                 returns,
                 "property" in decorators,
                 is_async,
-                _prose(ast.get_docstring(item) or ""),
+                _prose(docstring),
+                _param_docs(docstring),
             )
         classes[node.name] = methods
     return classes

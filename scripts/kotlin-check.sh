@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # scripts/kotlin-check.sh DIR: compile every generated .kt under DIR (python -m generator
 # --outputs ...,kotlin writes them under <out>/kotlin) with the Kotlin compiler and the
-# kotlinx-serialization plugin, against the real Playwright JAR and the Trailblaze stand-in in
+# kotlinx-serialization plugin, against the real Playwright JAR (the one the generator resolves:
+# `python -m generator.jar_resolver`, which fetches a release whose parent POM is not published by
+# its coordinates), its API's own compile dependencies, and the Trailblaze stand-in in
 # scripts/kotlin-check/. Prints `compiled N files` (N: the generated files) and exits non-zero on
 # any compiler error. Everything is fetched through mvn (pinned versions) into Maven's local
 # repository (MAVEN_REPO_LOCAL, else $HOME/.m2/repository), as scripts/setup.sh does.
@@ -17,7 +19,15 @@ root=$(dirname "${here}")
 kotlin_version=2.2.20
 serialization_version=1.9.0
 python=${PYTHON:-${root}/.venv/bin/python}
-playwright_version=$(cd "${root}" && "${python}" -c 'from generator.allowlist import load_allowlist; from pathlib import Path; print(load_allowlist(Path("allowlist.yaml")).playwright_version)')
+# The JAR itself, not its POM: Maven cannot read the POM of a release whose parent POM is missing.
+if ! playwright_jar=$(cd "${root}" && "${python}" -m generator.jar_resolver); then
+  echo "kotlin-check.sh: the Playwright JAR could not be resolved (above)" >&2
+  exit 3
+fi
+# What Playwright's API names in its signatures, at the versions its parent POM pins: Gson, and
+# JSpecify's nullness annotations (from 1.63).
+gson_version=2.14.0
+jspecify_version=1.0.0
 maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
 
 work=$(mktemp -d)
@@ -46,7 +56,7 @@ dep() { echo "<dependency><groupId>$1</groupId><artifactId>$2</artifactId><versi
 
 resolve compiler "$(dep org.jetbrains.kotlin kotlin-compiler-embeddable "${kotlin_version}")"
 resolve plugin "$(dep org.jetbrains.kotlin kotlin-serialization-compiler-plugin-embeddable "${kotlin_version}")"
-resolve compile "$(dep com.microsoft.playwright playwright "${playwright_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")"
+resolve compile "$(dep com.google.code.gson gson "${gson_version}")$(dep org.jspecify jspecify "${jspecify_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")"
 
 plugin_jar=$(tr ':' '\n' < "${work}/plugin.cp" | grep kotlin-serialization-compiler-plugin-embeddable)
 mapfile -t sources < <(find "${dir}" -name '*.kt' -type f | sort)
@@ -60,7 +70,7 @@ fi
 if ! java -cp "$(cat "${work}/compiler.cp")" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
     -no-stdlib -no-reflect -jvm-target 11 \
     -Xplugin="${plugin_jar}" \
-    -classpath "$(cat "${work}/compile.cp")" \
+    -classpath "${playwright_jar}:$(cat "${work}/compile.cp")" \
     -d "${work}/classes" \
     "${sources[@]}" "${here}"/kotlin-check/*.kt > "${work}/kotlinc.log" 2>&1; then
   cat "${work}/kotlinc.log" >&2

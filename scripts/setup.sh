@@ -33,20 +33,14 @@ fi
 # (a tenth of a one-line regeneration). Quick when nothing changed; stale files recompile on import.
 "${python}" -m compileall -q generator host >/dev/null
 
-version=$("${python}" -c 'from generator.allowlist import load_allowlist; from pathlib import Path; print(load_allowlist(Path("allowlist.yaml")).playwright_version)')
-# The repository the generator reads (generator/jar_resolver.py): MAVEN_REPO_LOCAL, else
-# $HOME/.m2/repository. Named explicitly because Java takes the home folder from the password
-# database, not from $HOME, so mvn alone could fill another one.
-maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
-for classifier in "" ":jar:sources"; do
-  if ! output=$(mvn -B -q -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get \
-      -Dartifact="com.microsoft.playwright:playwright:${version}${classifier}" -Dtransitive=false \
-      -Dmaven.repo.local="${maven_repo}" 2>&1); then
-    echo "${output}" >&2
-    echo "setup.sh: mvn could not fetch com.microsoft.playwright:playwright:${version}${classifier}" >&2
-    exit 1
-  fi
-done
+# The pinned Playwright JAR (and its sources JAR, when published) into Maven's local repository:
+# MAVEN_REPO_LOCAL, else $HOME/.m2/repository, named explicitly by the resolver because Java takes
+# the home folder from the password database, not from $HOME. The generator's own resolver does
+# it, so a release whose parent POM is not published is fetched by its coordinates as well.
+if ! "${python}" -m generator.jar_resolver >/dev/null; then
+  echo "setup.sh: the pinned Playwright JAR could not be fetched (above)" >&2
+  exit 1
+fi
 
 if [ "${1:-}" = "--with-test-tools" ]; then
   if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.setup-lock; then

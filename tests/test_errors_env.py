@@ -314,7 +314,8 @@ def test_mvn_missing(out: Path, tmp_path: Path) -> None:
 
 MVN_FAILED = (
     "error: 'mvn' could not fetch com.microsoft.playwright:playwright:{version} (exit 1). Check that "
-    "this Playwright version exists and that Maven can reach its repositories (see your Maven "
+    "this Playwright version exists (`python -m generator bump --list` shows which are published) "
+    "and that Maven can reach its repositories (see your Maven "
     "settings.xml), or pass the JAR with --jar PATH. Maven said:"
 )
 

@@ -33,10 +33,11 @@ def test_mismatch_is_refused_with_the_fix(
     assert generate(tmp_path / "out", path) == 3
     err = capsys.readouterr().err
     assert (
-        f"Playwright Java is {previous} but the installed Python playwright is {pinned_version}"
-        in err
+        f"Playwright Java is {previous} (pinned in {path}) but the Python playwright bound "
+        f"against is {pinned_version}" in err
     )
     assert f"pip install playwright=={previous}" in err
+    assert "python -m generator bump VERSION" in err
     assert not (tmp_path / "out").exists()
 
 
@@ -46,3 +47,24 @@ def test_mismatch_can_be_overridden_loudly(
     path, _ = previous_minor_allowlist
     assert generate(tmp_path / "out", path, "--allow-version-mismatch") == 0
     assert "WARNING: --allow-version-mismatch" in capsys.readouterr().err
+
+
+def test_a_jar_of_another_version_than_the_pin_is_refused_naming_both(
+    previous_minor_allowlist: tuple[Path, str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    pinned_version: str,
+) -> None:
+    """`--jar` does not silently replace the pin: the JAR (the pinned one) and the allowlist (a
+    previous release) disagree, and the message names both and the fix."""
+    from generator.jar_resolver import resolve_jar
+
+    path, previous = previous_minor_allowlist
+    jar = resolve_jar(pinned_version, None).jar
+    assert generate(tmp_path / "out", path, "--jar", str(jar)) == 3
+    err = capsys.readouterr().err
+    assert f"--jar {jar} is Playwright Java {pinned_version}, but {path} pins {previous}" in err
+    assert f"python -m generator bump {pinned_version}" in err
+    assert not (tmp_path / "out").exists()
+    assert generate(tmp_path / "out", path, "--jar", str(jar), "--allow-version-mismatch") == 0
+    assert "WARNING: --allow-version-mismatch: --jar" in capsys.readouterr().err
