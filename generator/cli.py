@@ -1,5 +1,6 @@
-"""`python -m generator`: read the allowlist, reflect, bind, render, write (or --check); and
-`python -m generator diff OLD NEW`: the tool-surface change between two Playwright versions."""
+"""`python -m generator`: read the allowlist, reflect, bind, render, write (or --check);
+`python -m generator diff OLD NEW`: the tool-surface change between two Playwright versions; and
+`python -m generator bump VERSION` (`generator.bump`): move the project to another release."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m generator",
         description="Generate Playwright tools (Python shims, .tool.yaml, .d.ts) from allowlist.yaml. "
-        "See also: python -m generator diff --help.",
+        "See also: python -m generator diff --help, python -m generator bump --help.",
     )
     _common(p)
     p.add_argument("--out", default="generated", help="output directory; default: generated")
@@ -484,6 +485,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments[:1] == ["diff"]:
             return run_diff(arguments[1:])
+        if arguments[:1] == ["bump"]:
+            from generator.bump import run_bump
+
+            return run_bump(arguments[1:])
         return run(arguments)
     except GeneratorError as error:
         if "--debug" in arguments:

@@ -98,7 +98,7 @@ def mvn_get(version: str, classifier: str | None, repository: Path) -> tuple[int
     return done.returncode, "\n".join((causes or lines)[:3])
 
 
-def _parent_missing(said: str) -> bool:
+def parent_missing(said: str) -> bool:
     """Whether Maven failed on the artifact's descriptor (its POM or the parent POM it names)
     rather than on the artifact itself."""
     return "Failed to read artifact descriptor" in said
@@ -130,6 +130,19 @@ def _parent_of(pom: Path) -> tuple[str, str, str] | None:
     return (values[0], values[1], values[2]) if all(values) else None
 
 
+def stand_in_parent(repository: Path, pom: Path, version: str) -> None:
+    """Write an empty stand-in for the parent POM that `pom` names (Playwright's own `parent-pom`
+    of `version` when the POM cannot be read) into the scratch `repository`."""
+    parent = _parent_of(pom) if pom.is_file() else None
+    group, artifact, parent_version = parent or (GROUP, "parent-pom", version)
+    stand_in = repository / group.replace(".", "/") / artifact / parent_version
+    stand_in.mkdir(parents=True, exist_ok=True)
+    (stand_in / f"{artifact}-{parent_version}.pom").write_text(
+        _STAND_IN_PARENT.format(group=group, artifact=artifact, version=parent_version),
+        encoding="utf-8",
+    )
+
+
 def _fetch_without_parent(version: str, jar: Path, sources: Path) -> tuple[int, str]:
     """Fetch the JAR (and its sources JAR, when published) by coordinates into a scratch
     repository with a stand-in for the parent POM Maven cannot find, then copy them into the
@@ -141,16 +154,7 @@ def _fetch_without_parent(version: str, jar: Path, sources: Path) -> tuple[int, 
         repository = Path(scratch)
         folder = repository / GROUP.replace(".", "/") / ARTIFACT / version
         pom = jar.with_suffix(".pom")
-        parent = _parent_of(pom) if pom.is_file() else None
-        if parent is None:  # the POM itself: fetched with the scratch repository's own mvn run
-            parent = (GROUP, "parent-pom", version)
-        group, artifact, parent_version = parent
-        stand_in = repository / group.replace(".", "/") / artifact / parent_version
-        stand_in.mkdir(parents=True)
-        (stand_in / f"{artifact}-{parent_version}.pom").write_text(
-            _STAND_IN_PARENT.format(group=group, artifact=artifact, version=parent_version),
-            encoding="utf-8",
-        )
+        stand_in_parent(repository, pom, version)
         code, said = mvn_get(version, None, repository)
         if code != 0:
             return code, said
@@ -172,7 +176,7 @@ def _fetch(version: str, jar: Path, sources: Path) -> None:
     code, said = mvn_get(version, None, repository)
     if code == 0:
         mvn_get(version, "sources", repository)  # optional: descriptions fall back
-    elif _parent_missing(said):
+    elif parent_missing(said):
         code, said = _fetch_without_parent(version, jar, sources)
     if code != 0:
         raise GeneratorError(
