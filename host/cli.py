@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("host")
 
 TOKEN_ENV = "PLAYWRIGHT_TOOL_HOST_TOKEN"
+# The commands whose options a `--config` file may give (docs/options.md lists their keys).
+CONFIG_COMMANDS = ("serve", "executor")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -224,6 +226,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_executor_command(commands)
     return parser
+
+
+def subcommands(
+    parser: argparse.ArgumentParser,
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """The subcommands of `build_parser()`'s parser: `.choices` maps each name (serve, report,
+    replay, export, executor) to its own parser, in the order they were added."""
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
 
 
 def config_from(args: argparse.Namespace) -> HostConfig:
@@ -463,9 +473,9 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, sock: socket.so
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands = subcommands(parser)
     origins: dict[str, str] = {}
-    if arguments and arguments[0] in ("serve", "executor"):
+    if arguments and arguments[0] in CONFIG_COMMANDS:
         try:
             arguments[1:], origins = with_config(commands.choices[arguments[0]], arguments[1:])
         except ConfigFileError as error:
