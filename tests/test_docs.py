@@ -4,6 +4,7 @@ table is kept by hand beside it, and the README stays a few screens long."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -207,6 +208,31 @@ def test_options_md_lists_every_option_of_every_command() -> None:
                 assert f"| `{key}` |" in section, (name, key)
     assert "| `headed` |" in sections["python -m host serve"]
     assert "config key" not in sections["python -m host replay"]
+
+
+def test_every_parser_of_the_generator_cli_is_documented() -> None:
+    """A new `python -m generator` subcommand (its `<name>_parser()` beside `parser()` and
+    `diff_parser()`) fails here until it is one line in GENERATOR_PARSERS."""
+    import generator.cli
+
+    spec = importlib.util.spec_from_file_location("options_doc", OPTIONS_DOC)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["options_doc"] = module  # its dataclass looks its module up there
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["options_doc"]
+    listed = {make.__name__ for _, make in module.GENERATOR_PARSERS}
+    defined = {
+        name
+        for name, value in vars(generator.cli).items()
+        if callable(value) and (name == "parser" or name.endswith("_parser"))
+    }
+    assert {"parser", "diff_parser"} <= defined
+    assert defined <= listed, (
+        f"add to GENERATOR_PARSERS in scripts/options_doc.py: {defined - listed}"
+    )
 
 
 def test_an_option_without_help_stops_the_doc_rather_than_leave_a_blank_row(
