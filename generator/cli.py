@@ -36,16 +36,23 @@ from generator.pipeline import (
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--allowlist", type=Path, default=Path("allowlist.yaml"), help="default: allowlist.yaml"
+        "--allowlist",
+        type=Path,
+        default=Path("allowlist.yaml"),
+        help="the allowlist to read (default allowlist.yaml)",
     )
     p.add_argument(
-        "--templates", type=Path, help="directory of Jinja templates replacing the defaults"
+        "--templates",
+        type=Path,
+        help="a directory of Jinja templates that replace templates/ file by file; the rest come "
+        "from templates/ (an undefined variable is an error)",
     )
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     p.add_argument(
         "--cache-dir",
         type=Path,
-        help="cache location (default: ~/.cache/playwright-tool-generator)",
+        help="cache location (default $PLAYWRIGHT_TOOL_GENERATOR_CACHE, else "
+        "$XDG_CACHE_HOME/playwright-tool-generator, else ~/.cache/playwright-tool-generator)",
     )
     p.add_argument("--debug", action="store_true", help="show a traceback on failure")
 
@@ -63,17 +70,19 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="how long to wait for another run on the same --out (default 60; 0: do not wait)",
+        help="how long to wait for another run on the same --out before exiting 4 (default 60; "
+        "0: do not wait)",
     )
     p.add_argument(
         "--jar",
         type=Path,
-        help="Playwright Java JAR to reflect instead of resolving the pinned version",
+        help="Playwright Java JAR to reflect instead of resolving the pinned version; a "
+        "-sources.jar beside it supplies the javadoc",
     )
     p.add_argument(
         "--check",
         action="store_true",
-        help="change nothing; exit 1 with a diff if the output is stale",
+        help="change nothing; print a unified diff and exit 1 if the output is stale",
     )
     p.add_argument(
         "--outputs",
@@ -99,14 +108,22 @@ def parser() -> argparse.ArgumentParser:
         help="the annotation on each Kotlin shim, qualified "
         "(default: xyz.block.trailblaze.toolcalls.TrailblazeToolClass)",
     )
-    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings (where Java and Python playwright disagree) as errors",
+    )
     p.add_argument(
         "--allow-version-mismatch",
         action="store_true",
-        help="generate even if the JAR and the Python playwright differ in minor version (not recommended)",
+        help="generate even if the JAR and the Python playwright differ in minor version (with a "
+        "loud warning; not recommended)",
     )
     p.add_argument(
-        "-q", "--quiet", action="store_true", help="print warnings, errors and the summary only"
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print warnings, errors and the summary only (the default; overrides -v)",
     )
     p.add_argument(
         "-v",
@@ -123,8 +140,10 @@ def diff_parser() -> argparse.ArgumentParser:
         description="Report how the tool surface changes between two Playwright versions. OLD and NEW "
         "are each a version (1.61.0), a JAR path, or a manifest.json path.",
     )
-    p.add_argument("old")
-    p.add_argument("new")
+    p.add_argument(
+        "old", help="the older side: a version (1.61.0), a JAR path, or a manifest.json path"
+    )
+    p.add_argument("new", help="the newer side, given as OLD is")
     _common(p)
     p.add_argument(
         "--output", type=Path, help="write the Markdown report here instead of standard output"

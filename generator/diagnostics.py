@@ -61,7 +61,7 @@ class Diagnostics:
 
 
 class ExitCode(enum.IntEnum):
-    """Process exit statuses; documented in the README."""
+    """Process exit statuses; documented in docs/generator.md ("Command line")."""
 
     OK = 0
     STALE = 1  # --check found generated/ out of date

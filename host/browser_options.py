@@ -145,9 +145,12 @@ def add_browser_options(parser: argparse.ArgumentParser, *, executor: bool = Fal
     parser.add_argument(
         "--device",
         metavar="NAME",
-        help='emulate a device from Playwright\'s descriptors, e.g. "iPhone 15" or "Pixel 7"',
+        help='emulate a device from Playwright\'s descriptors, e.g. "iPhone 15" or "Pixel 7": '
+        "user agent, viewport, scale, touch",
     )
-    parser.add_argument("--user-agent", metavar="TEXT", help="the User-Agent pages see")
+    parser.add_argument(
+        "--user-agent", metavar="TEXT", help="the User-Agent pages see (over the device's)"
+    )
     parser.add_argument(
         "--ignore-https-errors",
         action="store_true",
@@ -170,7 +173,8 @@ def add_browser_options(parser: argparse.ArgumentParser, *, executor: bool = Fal
         "--blocked-origins",
         metavar="LIST",
         help="origins no page request may reach, separated by ';' or ',' "
-        "(https://ads.example;https://tracker.example)",
+        "(https://ads.example;https://tracker.example); an aborted request is noted "
+        "(request_blocked), and service workers are off so that none escapes the filter",
     )
     parser.add_argument(
         "--browser-allowed-origins",
@@ -192,7 +196,8 @@ def add_browser_options(parser: argparse.ArgumentParser, *, executor: bool = Fal
         "--user-data-dir",
         type=Path,
         metavar="PATH",
-        help="a persistent browser profile: one session at a time, kept across runs",
+        help="a persistent browser profile: one session at a time holds it, and what it stores "
+        "outlives the host",
     )
     profile.add_argument(
         "--isolated",
@@ -212,13 +217,14 @@ def add_browser_options(parser: argparse.ArgumentParser, *, executor: bool = Fal
     parser.add_argument(
         "--save-trace",
         action="store_true",
-        help="save a Playwright trace of each session to OUTPUT_DIR/traces/ (open it with "
-        "playwright show-trace)",
+        help="save a Playwright trace of each session, when it ends, to "
+        "OUTPUT_DIR/traces/<transport>-<time>-<id>.zip (open it with playwright show-trace)",
     )
     parser.add_argument(
         "--save-video",
         action="store_true",
-        help="save a video of each session's pages to OUTPUT_DIR/videos/",
+        help="save a WebM video of each session's pages to OUTPUT_DIR/videos/ (Playwright's "
+        "ffmpeg, else Debian's ffmpeg)",
     )
 
 

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("host")
 
 TOKEN_ENV = "PLAYWRIGHT_TOOL_HOST_TOKEN"
+# The commands whose options a `--config` file may give (docs/options.md lists their keys).
+CONFIG_COMMANDS = ("serve", "executor")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,10 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--selenium-capabilities",
         metavar="JSON",
         help='capabilities merged into what a Selenium endpoint\'s sessions ask for ({"se:name": '
-        '"agents"}); a goog:chromeOptions given here replaces the launch\'s own',
+        '"agents"}); a goog:chromeOptions given here replaces the launch\'s own; only beside a '
+        "selenium+ endpoint",
     )
     serve.add_argument(
-        "--max-sessions", type=int, default=32, help="sessions held at once (default 32)"
+        "--max-sessions",
+        type=int,
+        default=32,
+        help="sessions held at once (default 32); one more gets too_many_sessions",
     )
     serve.add_argument(
         "--idle-timeout",
@@ -104,20 +110,22 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=5.0,
         metavar="SECONDS",
-        help="default action timeout (default 5)",
+        help="Playwright's default action timeout (default 5)",
     )
     serve.add_argument(
         "--navigation-timeout",
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="default navigation timeout (default 60)",
+        help="Playwright's default navigation timeout (default 60); no call runs longer than "
+        "this plus 5 seconds",
     )
     serve.add_argument(
         "--dialogs",
         choices=("report", "accept", "dismiss"),
         default="report",
-        help="what happens to dialogs nobody answered (default report: they stay open until web_handle_dialog)",
+        help="what happens to dialogs nobody answered (default report: they stay open until "
+        "browser_handle_dialog answers; accept or dismiss: answered at once, and reported)",
     )
     serve.add_argument(
         "--token-file",
@@ -136,12 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="ORIGIN",
-        help="another Origin to accept",
+        help="another Origin header to accept (behind a proxy)",
     )
     serve.add_argument(
         "--enable-execute",
         action="store_true",
-        help="offer browser_execute_python (formerly playwright_execute: runs Python code sent by the caller; off by default)",
+        help="offer browser_execute_python (formerly playwright_execute: runs Python code sent by "
+        "the caller); off by default: absent from every listing, refused by every transport",
     )
     serve.add_argument(
         "--upload-dir",
@@ -157,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         type=Path,
         metavar="DIR",
-        help="let pages open file: URLs under DIR; repeatable (default: file: URLs are refused)",
+        help="let pages open file: URLs under DIR (symlinks and .. resolved); repeatable (default: "
+        "file: URLs are refused)",
     )
     add_http_limits(serve)
     serve.add_argument(
@@ -176,7 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="PATH",
         help="append every successful call of a recordable tool to a trail at PATH (with "
-        "--http: a directory, one trail per caller); browser_objective opens a new objective",
+        "--http: a directory, one trail per caller); browser_objective opens a new objective; "
+        "refused at start if it cannot be written",
     )
     serve.add_argument(
         "--codegen",
@@ -204,11 +215,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="LIST",
-        help=f"opt-in tools, comma-separated: {', '.join(sorted(CAPS))}",
+        help="opt-in tools, comma-separated; repeatable: "
+        + "; ".join(f"{cap} ({', '.join(CAPS[cap])})" for cap in sorted(CAPS)),
     )
     add_config_option(serve)
     serve.add_argument(
-        "--log-level", default="warning", choices=("debug", "info", "warning", "error")
+        "--log-level",
+        default="warning",
+        choices=("debug", "info", "warning", "error"),
+        help="the least important log records written to standard error (default warning)",
     )
     report = commands.add_parser(
         "report", help="write host/toolsets/REPORT.md (what each toolset costs a model)"
@@ -224,6 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_executor_command(commands)
     return parser
+
+
+def subcommands(
+    parser: argparse.ArgumentParser,
+) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+    """The subcommands of `build_parser()`'s parser: `.choices` maps each name (serve, report,
+    replay, export, executor) to its own parser, in the order they were added."""
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
 
 
 def config_from(args: argparse.Namespace) -> HostConfig:
@@ -463,9 +486,9 @@ async def serve_http(config: HostConfig, registry: ToolRegistry, sock: socket.so
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     arguments = list(sys.argv[1:] if argv is None else argv)
-    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands = subcommands(parser)
     origins: dict[str, str] = {}
-    if arguments and arguments[0] in ("serve", "executor"):
+    if arguments and arguments[0] in CONFIG_COMMANDS:
         try:
             arguments[1:], origins = with_config(commands.choices[arguments[0]], arguments[1:])
         except ConfigFileError as error:

@@ -45,17 +45,13 @@ def with_config(
         return list(argv), {}
     data = _load(path)
     given = _given(parser, argv)
-    options = {
-        action.option_strings[0][2:]: action
-        for action in parser._actions
-        if action.option_strings and action.option_strings[0].startswith("--")
-    }
+    options = {name: action for action in parser._actions if (name := config_key(action))}
     tokens: list[str] = []
     origins: dict[str, str] = {}
     for key, value in data.items():
         where = f"{key!r} in {path}"
-        if not isinstance(key, str) or key not in options or key in ("config", "help"):
-            known = ", ".join(sorted(k for k in options if k not in ("config", "help")))
+        if not isinstance(key, str) or key not in options:
+            known = ", ".join(sorted(options))
             raise ConfigFileError(f"unknown option {where}; known: {known}")
         action = options[key]
         if action in given:
@@ -63,6 +59,16 @@ def with_config(
         tokens += _tokens(parser, action, value, where)
         origins[action.option_strings[0]] = where
     return [*tokens, *argv], origins
+
+
+def config_key(action: argparse.Action) -> str | None:
+    """The key a config file names `action` by: its first option string without the dashes
+    (`viewport-size` for `--viewport-size`); None for what a file cannot set (an argument
+    without a long first name, `--config` itself, `--help`). docs/options.md lists these keys."""
+    if not action.option_strings or not action.option_strings[0].startswith("--"):
+        return None
+    key = action.option_strings[0][2:]
+    return None if key in ("config", "help") else key
 
 
 def where_set(option: str, origins: dict[str, str]) -> str:

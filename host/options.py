@@ -33,12 +33,14 @@ def add_http_limits(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=10.0,
         metavar="SECONDS",
-        help="a request's headers must arrive within this (default 10; else 408)",
+        help="a request's headers must arrive within this (default 10; else 408 and the "
+        "connection closes)",
     )
     parser.add_argument(
         "--http-body-timeout",
         type=float,
         default=30.0,
         metavar="SECONDS",
-        help="a request's body must arrive within this (default 30; else 408)",
+        help="a request's body must arrive within this (default 30; else 408 and the connection "
+        "closes)",
     )

@@ -82,7 +82,7 @@ def _scrub_json(secrets: Secrets, value: object) -> object:
     if type(value) is str:
         return secrets.scrub(value)
     if isinstance(value, str):
-        return value  # an `Image`'s base64: pixels are not text (see the README on screenshots)
+        return value  # an `Image`'s base64: pixels are not text (see docs/host.md, "Secrets", on screenshots)
     if isinstance(value, dict):
         items = {secrets.scrub(str(k)): _scrub_json(secrets, v) for k, v in value.items()}
         if type(value) is dict:

@@ -1,6 +1,6 @@
 """The web executor service: one planner action (navigate, fill, submit, snapshot) per request.
 
-`python -m host executor` serves it (see "The web executor" in README.md). The modules each do one job:
+`python -m host executor` serves it (see docs/executor.md). The modules each do one job:
 `payload` (validation), `urlpolicy` (which URLs an action may open), `drift` (selector candidates
 and the retry schedule), `pii` (selectors made safe to remember), `redaction` (secret values kept
 out of every output), `excerpt` (the sanitised DOM excerpt), `runner` (one action on one session),

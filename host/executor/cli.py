@@ -43,19 +43,22 @@ def add_executor_command(commands: Any) -> None:
     parser.add_argument(
         "--user",
         metavar="NAME",
-        help="started as root: become this user before the browser starts (e.g. nobody)",
+        help="started as root: become this user (real, effective and saved ids, no extra "
+        "groups) before the browser starts (e.g. nobody)",
     )
     parser.add_argument(
         "--user-data-dir",
         type=Path,
         metavar="DIR",
-        help="with --user: the browser's home (profile, caches, temp files), made writable for it (default: a new temp dir)",
+        help="with --user: the browser's home (profile, caches, temp files), made the user's "
+        "with mode 0700 (default: a new temp dir)",
     )
     parser.add_argument(
         "--engine",
         action="append",
         choices=KNOWN_ENGINES,
-        help=f"engine to try, in order; repeatable (default ${ENGINES_ENV} as a comma list, else {','.join(KNOWN_ENGINES)})",
+        help=f"engine to try, in order; repeatable (default ${ENGINES_ENV} as a comma list, else "
+        f"{','.join(KNOWN_ENGINES)})",
     )
     parser.add_argument(
         "--executable-path",
@@ -70,7 +73,7 @@ def add_executor_command(commands: Any) -> None:
         help="a Chromium to use instead of launching one: ws://HOST:PORT/... a Playwright browser "
         "server, selenium+http://HUB:PORT a Selenium Grid 4 hub, http://HOST:PORT CDP; ?max=N "
         "limits its live sessions; repeatable: each action goes to the healthy endpoint with the "
-        "fewest",
+        "fewest; Chromium only (an --engine other than chromium is refused)",
     )
     parser.add_argument(
         "--selenium-capabilities",
@@ -81,7 +84,8 @@ def add_executor_command(commands: Any) -> None:
     parser.add_argument(
         "--token-file",
         type=Path,
-        help=f"file holding the bearer token callers must send (or set {TOKEN_ENV}); required off loopback",
+        help=f"file holding the bearer token callers must send (or set {TOKEN_ENV}); required off "
+        "loopback; every route but /healthz needs it",
     )
     parser.add_argument(
         "--allowed-host",
@@ -111,7 +115,10 @@ def add_executor_command(commands: Any) -> None:
         help="actions running at once, each in its own session (default 16)",
     )
     parser.add_argument(
-        "--max-queue", type=int, default=256, help="actions waiting for a slot (default 256)"
+        "--max-queue",
+        type=int,
+        default=256,
+        help="actions waiting for a slot (default 256); one more is refused as busy",
     )
     parser.add_argument(
         "--max-body-bytes", type=int, default=256 * 1024, help="largest payload (default 262144)"
@@ -129,7 +136,11 @@ def add_executor_command(commands: Any) -> None:
         help="an action's time limit unless it names one (default 30000)",
     )
     parser.add_argument(
-        "--log-level", default="info", choices=("debug", "info", "warning", "error")
+        "--log-level",
+        default="info",
+        choices=("debug", "info", "warning", "error"),
+        help="the least important log lines written to standard error, one JSON object each "
+        "(default info)",
     )
     add_http_limits(parser)
     add_browser_options(parser, executor=True)

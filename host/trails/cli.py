@@ -16,7 +16,9 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     replay = commands.add_parser(
         "replay", help="run a recorded trail's calls in a fresh session, without a model"
     )
-    replay.add_argument("trail", type=Path, metavar="TRAIL")
+    replay.add_argument(
+        "trail", type=Path, metavar="TRAIL", help="the trail file (a host's --record output)"
+    )
     replay.add_argument("--executable-path", default="/usr/bin/chromium", help="Chromium to launch")
     replay.add_argument("--cdp-endpoint", metavar="URL", help="use a running browser over CDP")
     replay.add_argument(
@@ -25,7 +27,11 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="run the recorded steps even if some prompt has no recording (it needs a model)",
     )
     replay.add_argument(
-        "--navigation-timeout", type=float, default=30.0, metavar="SECONDS", help="default 30"
+        "--navigation-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="Playwright's default navigation timeout (default 30)",
     )
     replay.add_argument("--generated", type=Path, help="the generator's output directory")
     replay.add_argument(
@@ -38,8 +44,14 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     export = commands.add_parser(
         "export", help="print a recorded trail as a Playwright test (pytest or @playwright/test)"
     )
-    export.add_argument("trail", type=Path, metavar="TRAIL")
-    export.add_argument("--to", required=True, choices=("python", "typescript"))
+    export.add_argument("trail", type=Path, metavar="TRAIL", help="the trail file to export")
+    export.add_argument(
+        "--to",
+        required=True,
+        choices=("python", "typescript"),
+        help="python: a pytest test needing only pytest and playwright; typescript: an "
+        "@playwright/test spec",
+    )
     export.add_argument(
         "--executable-path",
         default="/usr/bin/chromium",

@@ -1,4 +1,4 @@
-"""What an MCP client sees when its host dies behind a load balancer (README, "Scaling out"):
+"""What an MCP client sees when its host dies behind a load balancer (docs/SCALING.md, "Several hosts and executors"):
 two real hosts over streamable HTTP, a TCP forwarder standing for the balancer, and the official
 SDK client. The session's next call reaches the other host, which does not know it: the call
 fails with "Session not found" (an HTTP 404 with that JSON-RPC error), and a new session through the same address

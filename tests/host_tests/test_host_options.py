@@ -532,3 +532,22 @@ def test_ignore_https_errors_accepts_a_self_signed_certificate(
     assert not refused.ok and "ERR_CERT" in refused.text(), refused.text()
     accepted = loop.run(run(BrowserOptions(ignore_https_errors=True)))
     assert accepted.ok and "self-signed" in accepted.text(), accepted.text()
+
+
+@pytest.mark.parametrize("key", ["config", "help", "h", "stdio-please"])
+def test_a_config_file_cannot_name_config_help_or_an_unknown_key(tmp_path: Path, key: str) -> None:
+    from host.cli import build_parser, subcommands
+    from host.config_file import ConfigFileError, config_key, with_config
+
+    serve = subcommands(build_parser()).choices["serve"]
+    keys = {config_key(action) for action in serve._actions} - {None}
+    assert "viewport-size" in keys and "stdio" in keys
+    assert not keys & {"config", "help", "h"}
+    path = tmp_path / "host.yaml"
+    path.write_text(f"{key}: x\nviewport-size: 800x600\n", encoding="utf-8")
+    with pytest.raises(ConfigFileError, match=f"unknown option '{key}' in"):
+        with_config(serve, ["--stdio", "--config", str(path)])
+    path.write_text("viewport-size: 800x600\n", encoding="utf-8")
+    argv, origins = with_config(serve, ["--stdio", "--config", str(path)])
+    assert argv[:2] == ["--viewport-size", "800x600"]
+    assert origins == {"--viewport-size": f"'viewport-size' in {path}"}
