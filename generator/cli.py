@@ -402,7 +402,11 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
     inputs: Inputs = gather(
         allowlist, jar, _templates(args), "diff;outputs+kotlin", cache, kinds, None, python_files
     )
-    warning = check_versions(inputs, args.allow_version_mismatch)
+    # A JAR that names no version (a hand-built one) is bound against the installed Python API,
+    # and its headline says "Java unknown" beside that Python version.
+    warning = (
+        check_versions(inputs, args.allow_version_mismatch) if version != UNKNOWN_VERSION else None
+    )
     if warning:
         print(f"{side}: {warning}", file=sys.stderr)
     generation = generate(inputs, cache)
@@ -466,7 +470,10 @@ def _label(side: str, manifest: dict[str, Any]) -> str:
     python = manifest["playwright"].get("python")
     versions = f"Java {java} / Python {python}" if python else f"Java {java}"
     label = f"Playwright {versions}" if side == java else f"{Path(side).name} ({versions})"
-    if isinstance(python, str) and java.split(".")[:2] != python.split(".")[:2]:
+    from generator.python_release import valid_version
+
+    known = isinstance(python, str) and valid_version(java) and valid_version(python)
+    if known and java.split(".")[:2] != python.split(".")[:2]:
         label += " [--allow-version-mismatch]"
     return label
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import bump as generator_bump
 from generator import cli as generator_cli
 from host import cli as host_cli
 from host.config_file import config_key
@@ -43,6 +44,7 @@ class Command:
 GENERATOR_PARSERS: tuple[tuple[str, Callable[[], argparse.ArgumentParser]], ...] = (
     ("python -m generator", generator_cli.parser),
     ("python -m generator diff", generator_cli.diff_parser),
+    ("python -m generator bump", generator_bump.bump_parser),
 )
 
 

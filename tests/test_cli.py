@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, generate
+from conftest import PINNED, REPO, generate
 
 
 def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -82,7 +82,7 @@ def test_removes_only_files_it_produced(out: Path, tmp_path: Path) -> None:
 
 def _allowlist(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "allowlist.yaml"
-    path.write_text("playwright: 1.62.0\ntools:\n" + body)
+    path.write_text(f"playwright: {PINNED}\ntools:\n" + body)
     return path
 
 
@@ -141,10 +141,10 @@ def test_user_errors_name_the_place_and_change_nothing(
     [
         ("", "allowlist.yaml:1:1: the allowlist is empty"),
         ("- page.evaluate\n", "top level must be a mapping"),
-        ("playwright: 1.62.0\ntool: []\n", "did you mean 'tools'"),
-        ("playwright: 1.62.0\ntools: page.evaluate\n", "'tools' must be a list"),
+        (f"playwright: {PINNED}\ntool: []\n", "did you mean 'tools'"),
+        (f"playwright: {PINNED}\ntools: page.evaluate\n", "'tools' must be a list"),
         (
-            "playwright: 1.62.0\nplaywright: 1.61.0\ntools: []\n",
+            f"playwright: {PINNED}\nplaywright: 1.61.0\ntools: []\n",
             "allowlist.yaml:2:1: key 'playwright' is given twice",
         ),
     ],

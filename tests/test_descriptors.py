@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from conftest import generate
+from conftest import PINNED, generate
 from e2e_cases import CASES
 from test_e2e_sync import BAD_CALLS
 
@@ -41,7 +41,7 @@ def test_parameters_are_valid_closed_schemas(generated_tree: Path) -> None:
 def test_overrides_reach_the_descriptor(tmp_path: Path) -> None:
     allowlist = tmp_path / "allowlist.yaml"
     allowlist.write_text(
-        "playwright: 1.62.0\ntools:\n"
+        f"playwright: {PINNED}\ntools:\n"
         "  - method: page.evaluate\n    surfaceToLlm: true\n    isRecordable: true\n"
         "  - method: page.setViewportSize\n"
     )

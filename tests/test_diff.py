@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO
+from conftest import PINNED, REPO
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
@@ -19,7 +19,7 @@ from generator.cli import main
 from generator.diff_report import compare
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "diff"
-ALLOWLIST = """playwright: 1.62.0
+ALLOWLIST = f"""playwright: {PINNED}
 tools:
   - method: page.title
   - method: page.setViewportSize
@@ -121,13 +121,16 @@ def test_manifest_level_changes() -> None:
 
 
 def test_kotlin_shim_changes() -> None:
-    """A shim's signature changed or no longer generated is breaking; a new shim is not; a side
-    without the Kotlin record says so instead of comparing."""
+    """A shim's signature changed or no longer generated is breaking; one that gains a trailing
+    defaulted parameter or whose parameter becomes optional is source-compatible; a new shim is
+    not breaking; a side without the Kotlin record says so instead of comparing."""
     old, new = _manifest(), _manifest()
     old["kotlin"] = {
         "package": "a.b",
         "shims": {
             "web_fill": "GeneratedFillTool(value: String)",
+            "web_press": "GeneratedPressTool(key: String)",
+            "web_type": "GeneratedTypeTool(text: String)",
             "web_title": "GeneratedTitleTool()",
         },
         "refused": {"web_click": "argument position: the object Position has no conversion"},
@@ -136,19 +139,26 @@ def test_kotlin_shim_changes() -> None:
         "package": "a.b",
         "shims": {
             "web_fill": "GeneratedFillTool(value: String, force: Boolean? = null)",
+            "web_press": "GeneratedPressTool(key: String? = null)",
+            # A defaulted parameter before the old one moves it: positional calls break.
+            "web_type": "GeneratedTypeTool(delay: Double? = null, text: String)",
             "web_click": "GeneratedClickTool()",
         },
         "refused": {"web_title": "a reason"},
     }
     report = compare(old, new, "old", "new")
     assert report.breaking == [
-        "**breaking** `web_fill`: Kotlin shim signature changed from "
-        "`GeneratedFillTool(value: String)` to "
-        "`GeneratedFillTool(value: String, force: Boolean? = null)`",
         "**breaking** `web_title`: Kotlin shim `GeneratedTitleTool()` is no longer generated: "
         "a reason",
+        "**breaking** `web_type`: Kotlin shim signature changed from "
+        "`GeneratedTypeTool(text: String)` to "
+        "`GeneratedTypeTool(delay: Double? = null, text: String)`",
     ]
-    assert report.other == ["`web_click`: new Kotlin shim `GeneratedClickTool()`"]
+    assert report.other == [
+        "`web_fill`: Kotlin shim gains defaulted `force` (source-compatible)",
+        "`web_press`: Kotlin shim `key` now optional (source-compatible)",
+        "`web_click`: new Kotlin shim `GeneratedClickTool()`",
+    ]
     new["kotlin"]["package"] = "c.d"
     assert "**breaking** Kotlin shims moved from package `a.b` to `c.d`" in (
         compare(old, new, "old", "new").breaking
@@ -185,5 +195,9 @@ def test_two_real_releases(tmp_path: Path, pinned_version: str) -> None:
     status = main(["diff", previous, pinned_version, "--output", str(report), "--fail-on", "never"])
     text = report.read_text()
     assert status == 0
-    assert text.startswith(f"# Tool surface: Playwright {previous} → Playwright {pinned_version}")
+    # Each side is bound against the Python API of its own release, and the headline says so.
+    assert text.startswith(
+        f"# Tool surface: Playwright Java {previous} / Python {previous} → "
+        f"Playwright Java {pinned_version} / Python {pinned_version}"
+    )
     assert "breaking change(s)" in text

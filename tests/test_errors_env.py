@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, generate, seeded_maven
+from conftest import PINNED, REPO, generate, seeded_maven
 
 from generator.jar_resolver import ResolvedJar
 
 PYTHON_DIR = str(Path(sys.executable).parent)
-SMALL = "playwright: 1.62.0\ntools:\n  - method: page.title\n  - method: page.url\n"
+SMALL = f"playwright: {PINNED}\ntools:\n  - method: page.title\n  - method: page.url\n"
 
 
 def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -65,7 +65,7 @@ def _first_line(stderr: str) -> str:
 
 # --- the allowlist: exit 2 ------------------------------------------------------------------------
 
-HEAD = "playwright: 1.62.0\ntools:\n"
+HEAD = f"playwright: {PINNED}\ntools:\n"
 IDENTIFIER = "must be an identifier (ASCII letters, digits and '_', starting with a letter), for example 'web_evaluate'."
 TARGETS = "targets are page, context, keyboard, mouse, locator (for example 'page.evaluate')."
 CLASH = "is already used, or gives the same Python module or class, by"
@@ -77,7 +77,9 @@ ALLOWLIST_ERRORS = [
         id="playwright-not-a-scalar",
     ),
     pytest.param(
-        "playwright: 1.62.0\n", "error: allowlist.yaml:1:1: missing 'tools:'.", id="missing-tools"
+        f"playwright: {PINNED}\n",
+        "error: allowlist.yaml:1:1: missing 'tools:'.",
+        id="missing-tools",
     ),
     pytest.param(
         HEAD + "  - name: x\n",
@@ -176,7 +178,7 @@ ALLOWLIST_ERRORS = [
     ),
     pytest.param(
         HEAD + "  - method: page.frameByUrl\n",
-        "allowlist.yaml:3:13: error: com.microsoft.playwright.Page#frameByUrl: the Python playwright 1.62.0 "
+        f"allowlist.yaml:3:13: error: com.microsoft.playwright.Page#frameByUrl: the Python playwright {PINNED} "
         "has no Page.frame_by_url\n  hint: this method exists only in Java; remove the entry",
         id="java-only-method",
     ),
@@ -215,7 +217,9 @@ def test_allowlist_file_missing(
 def test_allowlist_not_utf8(out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "allowlist.yaml"
     path.write_bytes(
-        b"playwright: 1.62.0\ntools:\n  - method: page.title\n    description: caf\xe9\n"
+        b"playwright: "
+        + PINNED.encode()
+        + b"\ntools:\n  - method: page.title\n    description: caf\xe9\n"
     )
     assert generate(out, path) == 2
     assert "allowlist.yaml" in capsys.readouterr().err
@@ -306,7 +310,7 @@ def test_mvn_missing(out: Path, tmp_path: Path) -> None:
     env = {**os.environ, **_empty_homes(tmp_path), "PATH": PYTHON_DIR}
     _assert_one_paragraph(
         _run(out, env=env),
-        "Playwright Java 1.62.0 is not in the local Maven repository or the Gradle cache, and 'mvn' "
+        f"Playwright Java {PINNED} is not in the local Maven repository or the Gradle cache, and 'mvn' "
         "is not on PATH to fetch it. Install Maven, or pass the JAR with --jar PATH.",
     )
     assert _snapshot(out) == before
@@ -343,7 +347,7 @@ def test_mvn_offline(out: Path, tmp_path: Path) -> None:
     env, log = _offline_mvn(tmp_path)
     done = _run(out, env=env)
     assert done.returncode == 3, done.stderr
-    assert _first_line(done.stderr) == MVN_FAILED.format(version="1.62.0")
+    assert _first_line(done.stderr) == MVN_FAILED.format(version=PINNED)
     assert "Traceback" not in done.stderr
     assert "maven-dependency-plugin" in log.read_text()  # the real Maven ran, through the wrapper
     assert _snapshot(out) == before
@@ -360,7 +364,7 @@ def test_pinned_version_does_not_exist(
     out: Path, tmp_path: Path, maven_without_playwright: Path
 ) -> None:
     before = _snapshot(out)
-    allowlist = _allowlist(tmp_path, SMALL.replace("1.62.0", "0.0.0-no-such-version"))
+    allowlist = _allowlist(tmp_path, SMALL.replace(PINNED, "0.0.0-no-such-version"))
     homes = _empty_homes(tmp_path)
     seeded_maven(maven_without_playwright, Path(homes["MAVEN_REPO_LOCAL"]))
     done = _run(out, env={**os.environ, **homes}, allowlist=allowlist)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, generate
+from conftest import PINNED, REPO, generate
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
@@ -305,7 +305,7 @@ def test_unencodable_description_is_an_allowlist_error(
 ) -> None:
     allowlist = tmp_path / "allowlist.yaml"
     allowlist.write_text(
-        'playwright: 1.62.0\ntools:\n  - method: page.title\n    description: "bad \\ud800 text"\n'
+        f'playwright: {PINNED}\ntools:\n  - method: page.title\n    description: "bad \\ud800 text"\n'
     )
     assert generate(tmp_path / "out", allowlist) == 2
     assert "allowlist.yaml:4:18" in capsys.readouterr().err

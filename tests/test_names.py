@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, generate
+from conftest import PINNED, REPO, generate
 
 from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
@@ -283,7 +283,7 @@ class FakePage:
 def _allowlist(folder: Path, names: dict[str, str]) -> Path:
     path = folder / "allowlist.yaml"
     entries = "".join(f"  - method: {m}\n    name: {n}\n" for n, m in names.items())
-    path.write_text(f"playwright: 1.62.0\ntools:\n{entries}")
+    path.write_text(f"playwright: {PINNED}\ntools:\n{entries}")
     return path
 
 

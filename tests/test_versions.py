@@ -33,7 +33,7 @@ def test_mismatch_is_refused_with_the_fix(
     assert generate(tmp_path / "out", path) == 3
     err = capsys.readouterr().err
     assert (
-        f"Playwright Java is {previous} (pinned in {path}) but the Python playwright bound "
+        f"Playwright Java is {previous} (pinned in {path.name}) but the Python playwright bound "
         f"against is {pinned_version}" in err
     )
     assert f"pip install playwright=={previous}" in err
@@ -63,7 +63,9 @@ def test_a_jar_of_another_version_than_the_pin_is_refused_naming_both(
     jar = resolve_jar(pinned_version, None).jar
     assert generate(tmp_path / "out", path, "--jar", str(jar)) == 3
     err = capsys.readouterr().err
-    assert f"--jar {jar} is Playwright Java {pinned_version}, but {path} pins {previous}" in err
+    assert (
+        f"--jar {jar} is Playwright Java {pinned_version}, but {path.name} pins {previous}" in err
+    )
     assert f"python -m generator bump {pinned_version}" in err
     assert not (tmp_path / "out").exists()
     assert generate(tmp_path / "out", path, "--jar", str(jar), "--allow-version-mismatch") == 0

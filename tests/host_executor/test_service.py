@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import http.client
+import importlib.metadata
 import json
 import os
 import signal
@@ -45,7 +46,8 @@ def test_healthz_and_sandbox(service: ExecutorProcess) -> None:
     assert health.body["ok"] is True
     assert health.body["browser"]["connected"] is True
     assert health.body["browser"]["engine"] == "chromium"
-    assert health.body["versions"]["playwright"] == "1.62.0"
+    # The Python playwright the project pins (the allowlist's version), as installed.
+    assert health.body["versions"]["playwright"] == importlib.metadata.version("playwright")
     assert health.body["versions"]["browser"]
     sandbox = service.get("/sandbox").body
     assert sandbox["browser"]["headless"] is True
