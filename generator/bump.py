@@ -135,7 +135,9 @@ class Transaction:
 
 
 def _step(command: list[str], cwd: Path, what: str) -> str:
-    """Run one step of the bump; its output, or an error naming the step and its last words."""
+    """Run one step of the bump; its output (standard output, then standard error: the
+    generator's warnings are the reviewer's to read), or an error naming the step and its last
+    words."""
     try:
         done = subprocess.run(
             command, cwd=cwd, capture_output=True, text=True, check=False, timeout=_STEP_TIMEOUT_S
@@ -155,7 +157,7 @@ def _step(command: list[str], cwd: Path, what: str) -> str:
             f"{what} failed (exit {done.returncode}): {' / '.join(said[-3:])[:600]}",
             ExitCode.ENVIRONMENT,
         )
-    return done.stdout
+    return done.stdout + done.stderr
 
 
 def _venv_python(root: Path) -> Path:

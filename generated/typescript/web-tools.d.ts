@@ -4,40 +4,16 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface BoundingBox {
-  /**
-   * the height of the element in pixels.
-   */
   height: number;
-  /**
-   * the width of the element in pixels.
-   */
   width: number;
-  /**
-   * the x coordinate of the element in pixels.
-   */
   x: number;
-  /**
-   * the y coordinate of the element in pixels.
-   */
   y: number;
 }
 
 export interface Clip {
-  /**
-   * height of clipping area
-   */
   height: number;
-  /**
-   * width of clipping area
-   */
   width: number;
-  /**
-   * x-coordinate of top-left corner of clip area
-   */
   x: number;
-  /**
-   * y-coordinate of top-left corner of clip area
-   */
   y: number;
 }
 
@@ -47,38 +23,14 @@ export interface ConsoleMessageSummary {
 }
 
 export interface Cookie {
-  /**
-   * For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: ".example.com". Either `url` or both `domain` and `path` are required. Optional.
-   */
   domain?: string;
-  /**
-   * Unix time in seconds. Optional.
-   */
   expires?: number;
-  /**
-   * Optional.
-   */
   httpOnly?: boolean;
   name: string;
-  /**
-   * For partitioned third-party cookies (aka CHIPS), the partition key. Optional.
-   */
   partitionKey?: string;
-  /**
-   * Either `url` or both `domain` and `path` are required. Optional.
-   */
   path?: string;
-  /**
-   * Optional.
-   */
   sameSite?: "Strict" | "Lax" | "None";
-  /**
-   * Optional.
-   */
   secure?: boolean;
-  /**
-   * Either `url` or both `domain` and `path` are required. Optional.
-   */
   url?: string;
   value: string;
 }
@@ -89,17 +41,8 @@ export interface DropPayload {
 }
 
 export interface FilePayload {
-  /**
-   * File content
-   */
   buffer: string;
-  /**
-   * File type
-   */
   mimeType: string;
-  /**
-   * File name
-   */
   name: string;
 }
 
@@ -109,36 +52,15 @@ export interface FrameSummary {
 }
 
 export interface Geolocation {
-  /**
-   * Non-negative accuracy value. Defaults to `0`.
-   */
   accuracy?: number;
-  /**
-   * Latitude between -90 and 90.
-   */
   latitude: number;
-  /**
-   * Longitude between -180 and 180.
-   */
   longitude: number;
 }
 
 export interface Margin {
-  /**
-   * Bottom margin, accepts values labeled with units. Defaults to `0`.
-   */
   bottom?: string;
-  /**
-   * Left margin, accepts values labeled with units. Defaults to `0`.
-   */
   left?: string;
-  /**
-   * Right margin, accepts values labeled with units. Defaults to `0`.
-   */
   right?: string;
-  /**
-   * Top margin, accepts values labeled with units. Defaults to `0`.
-   */
   top?: string;
 }
 
@@ -165,28 +87,13 @@ export interface ResponseSummary {
 }
 
 export interface SelectOption {
-  /**
-   * Matches by the index. Optional.
-   */
   index?: number;
-  /**
-   * Matches by `option.label`. Optional.
-   */
   label?: string;
-  /**
-   * Matches by `option.value`. Optional.
-   */
   value?: string;
 }
 
 export interface ViewportSize {
-  /**
-   * page height in pixels.
-   */
   height: number;
-  /**
-   * page width in pixels.
-   */
   width: number;
 }
 
@@ -207,7 +114,7 @@ export interface WebTools {
   web_addInitScript: {
     args: {
       /**
-       * Script to be evaluated in all pages in the browser context.
+       * Script to be evaluated in all pages in the browser context. Optional.
        */
       script: string;
     };
@@ -284,12 +191,12 @@ export interface WebTools {
   /**
    * This method checks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now checked. If not, this method throws.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * 3. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 4. Scroll the element into view if needed.
+   * 5. Use `page.mouse` to click in the center of the element.
+   * 6. Ensure that the element is now checked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -303,6 +210,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -346,11 +256,11 @@ export interface WebTools {
   /**
    * This method clicks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
-   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to click in the center of the element, or the specified `position`.
+   * 5. Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -380,6 +290,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -409,7 +322,7 @@ export interface WebTools {
    *
    * By default, `web_close` **does not** run `beforeunload` handlers.
    *
-   * Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the "dialog" event event.
+   * Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the "dialog" event.
    */
   web_close: {
     args: {
@@ -455,7 +368,7 @@ export interface WebTools {
   web_context_addInitScript: {
     args: {
       /**
-       * Script to be evaluated in all pages in the browser context.
+       * Script to be evaluated in all pages in the browser context. Optional.
        */
       script: string;
     };
@@ -503,24 +416,24 @@ export interface WebTools {
        *
        * Here are some permissions that may be supported by some browsers:
        *
-       * - `"accelerometer"`
-       * - `"ambient-light-sensor"`
-       * - `"background-sync"`
-       * - `"camera"`
-       * - `"clipboard-read"`
-       * - `"clipboard-write"`
-       * - `"geolocation"`
-       * - `"gyroscope"`
-       * - `"local-fonts"`
-       * - `"local-network-access"`
-       * - `"magnetometer"`
-       * - `"microphone"`
-       * - `"midi-sysex"` (system-exclusive midi)
-       * - `"midi"`
-       * - `"notifications"`
-       * - `"payment-handler"`
-       * - `"storage-access"`
-       * - `"screen-wake-lock"`
+       * - `'accelerometer'`
+       * - `'ambient-light-sensor'`
+       * - `'background-sync'`
+       * - `'camera'`
+       * - `'clipboard-read'`
+       * - `'clipboard-write'`
+       * - `'geolocation'`
+       * - `'gyroscope'`
+       * - `'local-fonts'`
+       * - `'local-network-access'`
+       * - `'magnetometer'`
+       * - `'microphone'`
+       * - `'midi-sysex'` (system-exclusive midi)
+       * - `'midi'`
+       * - `'notifications'`
+       * - `'payment-handler'`
+       * - `'storage-access'`
+       * - `'screen-wake-lock'`
        */
       permissions: string[];
       /**
@@ -562,7 +475,7 @@ export interface WebTools {
    * - `web_navigate`
    * - `web_reload`
    * - `web_setContent`
-   * - `page.wait_for_navigation()`
+   * - `page.expect_navigation()`
    *
    * Note: `web_setDefaultNavigationTimeout` and `web_setDefaultTimeout` take priority over `web_context_setDefaultNavigationTimeout`.
    */
@@ -604,18 +517,24 @@ export interface WebTools {
     result: null;
   };
   /**
-   * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
+   * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot, origin private file system snapshot and virtual WebAuthn credentials.
    */
   web_context_storageState: {
     args: {
       /**
-       * Set to `true` to include the context's virtual WebAuthn `context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context.
+       * Set to `true` to include the context's virtual WebAuthn `browser_context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `browser_context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context.
        */
       credentials?: boolean;
       /**
        * Set to `true` to include IndexedDB in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.
        */
       indexedDB?: boolean;
+      /**
+       * Set to `true` to include the origin private file system in the storage state snapshot.
+       *
+       * Note: OPFS is currently not supported in ephemeral WebKit contexts.
+       */
+      opfs?: boolean;
     };
     result: JsonValue;
   };
@@ -663,10 +582,10 @@ export interface WebTools {
   /**
    * This method double clicks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
@@ -694,6 +613,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -763,6 +685,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
@@ -796,28 +721,22 @@ export interface WebTools {
     result: null;
   };
   /**
-   * This method changes the `CSS media type` through the `media` argument, and/or the `"prefers-colors-scheme"` media feature, using the `colorScheme` argument.
+   * This method changes the `CSS media type` through the `media` argument, and/or the `'prefers-colors-scheme'` media feature, using the `colorScheme` argument.
    */
   web_emulateMedia: {
     args: {
       /**
-       * Emulates prefers-colors-scheme media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.
+       * Emulates prefers-colors-scheme media feature, supported values are `'light'` and `'dark'`. Passing `'Null'` disables color scheme emulation. `'no-preference'` is deprecated.
        */
       colorScheme?: "light" | "dark" | "no-preference" | null;
-      /**
-       * Emulates `"prefers-contrast"` media feature, supported values are `"no-preference"`, `"more"`. Passing `null` disables contrast emulation.
-       */
       contrast?: "no-preference" | "more" | null;
-      /**
-       * Emulates `"forced-colors"` media feature, supported values are `"active"` and `"none"`. Passing `null` disables forced colors emulation.
-       */
       forcedColors?: "active" | "none" | null;
       /**
-       * Changes the CSS media type of the page. The only allowed values are `"screen"`, `"print"` and `null`. Passing `null` disables CSS media emulation.
+       * Changes the CSS media type of the page. The only allowed values are `'Screen'`, `'Print'` and `'Null'`. Passing `'Null'` disables CSS media emulation.
        */
       media?: "screen" | "print" | null;
       /**
-       * Emulates `"prefers-reduced-motion"` media feature, supported values are `"reduce"`, `"no-preference"`. Passing `null` disables reduced motion emulation.
+       * Emulates `'prefers-reduced-motion'` media feature, supported values are `'reduce'`, `'no-preference'`. Passing `null` disables reduced motion emulation.
        */
       reducedMotion?: "reduce" | "no-preference" | null;
     };
@@ -826,7 +745,7 @@ export interface WebTools {
   /**
    * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
    *
-   * If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], then `web_evalOnSelector` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelector: {
     args: {
@@ -852,7 +771,7 @@ export interface WebTools {
   /**
    * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
    *
-   * If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelectorAll: {
     args: {
@@ -874,7 +793,7 @@ export interface WebTools {
   /**
    * Returns the value of the `expression` invocation.
    *
-   * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
+   * If the function passed to the `web_evaluate` returns a [Promise], then `web_evaluate` would wait for the promise to resolve and return its value.
    *
    * If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
@@ -912,6 +831,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
@@ -950,7 +872,7 @@ export interface WebTools {
   web_frame: {
     args: {
       /**
-       * Frame name specified in the `iframe`'s `name` attribute.
+       * Frame name specified in the `iframe`'s `name` attribute. Optional.
        */
       name: string;
     };
@@ -958,13 +880,15 @@ export interface WebTools {
   };
   /**
    * When working with iframes, you can create a frame locator that will enter the iframe and allow selecting elements in that iframe.
+   *
+   * When called without `selector`, the search starts in any frame on the page - the main frame or any of the iframes - so that you don't need to locate each iframe first. Note that the rest of the locator is resolved inside a single frame, just like any other locator. If it matches elements inside multiple frames, an error is thrown.
    */
   web_frameLocator: {
     args: {
       /**
-       * A selector to use when resolving DOM element.
+       * A selector that matches the frame element. When not specified, locator is matched in any frame on the page.
        */
-      selector: string;
+      selector?: string;
     };
     result: string;
   };
@@ -1180,10 +1104,10 @@ export interface WebTools {
       /**
        * When to consider operation succeeded, defaults to `load`. Events can be either:
        *
-       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-       * - `"load"` - consider operation to be finished when the `load` event is fired.
-       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       * - `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `'load'` - consider operation to be finished when the `load` event is fired.
+       * - `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'commit'` - consider operation to be finished when network response is received and the document started loading.
        */
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
@@ -1205,10 +1129,10 @@ export interface WebTools {
       /**
        * When to consider operation succeeded, defaults to `load`. Events can be either:
        *
-       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-       * - `"load"` - consider operation to be finished when the `load` event is fired.
-       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       * - `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `'load'` - consider operation to be finished when the `load` event is fired.
+       * - `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'commit'` - consider operation to be finished when network response is received and the document started loading.
        */
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
@@ -1225,10 +1149,10 @@ export interface WebTools {
   /**
    * This method hovers over an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to hover over the center of the element, or the specified `position`.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to hover over the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -1246,6 +1170,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -1433,6 +1360,9 @@ export interface WebTools {
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
        */
       strict?: boolean;
+      /**
+       * Deprecated: This option is ignored. `web_isHidden` does not wait for the↵element to become hidden and returns immediately.
+       */
       timeout?: number;
     };
     result: boolean;
@@ -1450,6 +1380,9 @@ export interface WebTools {
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
        */
       strict?: boolean;
+      /**
+       * Deprecated: This option is ignored. `web_isVisible` does not wait↵for the element to become visible and returns immediately.
+       */
       timeout?: number;
     };
     result: boolean;
@@ -1593,7 +1526,11 @@ export interface WebTools {
   /**
    * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
    *
-   * Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
+   * Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.
+   *
+   * When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.
+   *
+   * When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
    */
   web_locator_all: {
     args: {
@@ -1607,7 +1544,7 @@ export interface WebTools {
   /**
    * Returns an array of `node.innerText` values for all matching nodes.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allInnerTexts: {
     args: {
@@ -1621,7 +1558,7 @@ export interface WebTools {
   /**
    * Returns an array of `node.textContent` values for all matching nodes.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allTextContents: {
     args: {
@@ -1649,7 +1586,7 @@ export interface WebTools {
     result: string;
   };
   /**
-   * Captures the aria snapshot of the given element. Read more about aria snapshots and `expect(locator).to_match_aria_snapshot()` for the corresponding assertion.
+   * Captures the aria snapshot of the given element. Read more about aria snapshots and `locator_assertions.to_match_aria_snapshot()` for the corresponding assertion.
    */
   web_locator_ariaSnapshot: {
     args: {
@@ -1723,11 +1660,11 @@ export interface WebTools {
    *
    * Performs the following steps:
    *
-   * - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now checked. If not, this method throws.
+   * 1. Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * 2. Wait for actionability checks on the element, unless `force` option is set.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to click in the center of the element.
+   * 5. Ensure that the element is now checked. If not, this method throws.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -1743,6 +1680,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -1782,6 +1722,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -1797,10 +1740,10 @@ export interface WebTools {
    *
    * This method clicks the element by performing the following steps:
    *
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
-   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   * 1. Wait for actionability checks on the element, unless `force` option is set.
+   * 2. Scroll the element into view if needed.
+   * 3. Use `page.mouse` to click in the center of the element, or the specified `position`.
+   * 4. Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -1832,6 +1775,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -1861,7 +1807,7 @@ export interface WebTools {
    *
    * Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
    *
-   * For a reverse operation, use `frame_locator.owner`.
+   * For a reverse operation, use `frame_locator.owner()`.
    */
   web_locator_contentFrame: {
     args: {
@@ -1875,7 +1821,7 @@ export interface WebTools {
   /**
    * Returns the number of elements matching the locator.
    *
-   * Note: If you need to assert the number of elements on the page, prefer `expect(locator).to_have_count()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert the number of elements on the page, prefer `locator_assertions.to_have_count()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_count: {
     args: {
@@ -1893,9 +1839,9 @@ export interface WebTools {
    *
    * This method double clicks the element by performing the following steps:
    *
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
+   * 1. Wait for actionability checks on the element, unless `force` option is set.
+   * 2. Scroll the element into view if needed.
+   * 3. Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -1925,6 +1871,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -2022,6 +1971,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Controls whether Playwright scrolls the element into view before performing the action. Defaults to `"auto"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `"none"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling.
@@ -2087,7 +2039,7 @@ export interface WebTools {
    *
    * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -2119,7 +2071,7 @@ export interface WebTools {
    *
    * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -2157,6 +2109,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -2197,7 +2152,7 @@ export interface WebTools {
        */
       hasText?: string;
       /**
-       * Only matches visible or invisible elements.
+       * Only matches visible or invisible elements. Prefer the `locator.visible()` shortcut when matching only visible elements.
        */
       visible?: boolean;
     };
@@ -2234,7 +2189,7 @@ export interface WebTools {
   /**
    * Returns the matching element's attribute value.
    *
-   * Note: If you need to assert an element's attribute, prefer `expect(locator).to_have_attribute()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert an element's attribute, prefer `locator_assertions.to_have_attribute()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_getAttribute: {
     args: {
@@ -2490,6 +2445,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -2529,7 +2487,7 @@ export interface WebTools {
   /**
    * Returns the `element.innerText`.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_innerText: {
     args: {
@@ -2547,7 +2505,7 @@ export interface WebTools {
   /**
    * Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
    *
-   * Note: If you need to assert input value, prefer `expect(locator).to_have_value()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert input value, prefer `locator_assertions.to_have_value()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_inputValue: {
     args: {
@@ -2565,7 +2523,7 @@ export interface WebTools {
   /**
    * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
    *
-   * Note: If you need to assert that checkbox is checked, prefer `expect(locator).to_be_checked()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that checkbox is checked, prefer `locator_assertions.to_be_checked()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isChecked: {
     args: {
@@ -2583,7 +2541,7 @@ export interface WebTools {
   /**
    * Returns whether the element is disabled, the opposite of enabled.
    *
-   * Note: If you need to assert that an element is disabled, prefer `expect(locator).to_be_disabled()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that an element is disabled, prefer `locator_assertions.to_be_disabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isDisabled: {
     args: {
@@ -2601,7 +2559,7 @@ export interface WebTools {
   /**
    * Returns whether the element is editable. If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
    *
-   * Note: If you need to assert that an element is editable, prefer `expect(locator).to_be_editable()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that an element is editable, prefer `locator_assertions.to_be_editable()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEditable: {
     args: {
@@ -2619,7 +2577,7 @@ export interface WebTools {
   /**
    * Returns whether the element is enabled.
    *
-   * Note: If you need to assert that an element is enabled, prefer `expect(locator).to_be_enabled()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that an element is enabled, prefer `locator_assertions.to_be_enabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEnabled: {
     args: {
@@ -2637,7 +2595,7 @@ export interface WebTools {
   /**
    * Returns whether the element is hidden, the opposite of visible.
    *
-   * Note: If you need to assert that element is hidden, prefer `expect(locator).to_be_hidden()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that element is hidden, prefer `locator_assertions.to_be_hidden()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isHidden: {
     args: {
@@ -2645,6 +2603,9 @@ export interface WebTools {
        * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
+      /**
+       * Deprecated: This option is ignored. `web_locator_isHidden` does not wait for the element to become hidden and returns immediately.
+       */
       timeout?: number;
     };
     result: boolean;
@@ -2652,7 +2613,7 @@ export interface WebTools {
   /**
    * Returns whether the element is visible.
    *
-   * Note: If you need to assert that element is visible, prefer `expect(locator).to_be_visible()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that element is visible, prefer `locator_assertions.to_be_visible()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isVisible: {
     args: {
@@ -2660,6 +2621,9 @@ export interface WebTools {
        * A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.
        */
       selector: string;
+      /**
+       * Deprecated: This option is ignored. `web_locator_isVisible` does not wait for the element to become visible and returns immediately.
+       */
       timeout?: number;
     };
     result: boolean;
@@ -2788,6 +2752,9 @@ export interface WebTools {
        * Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.
        */
       delay?: number;
+      /**
+       * Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -2817,6 +2784,9 @@ export interface WebTools {
        * Time to wait between key presses in milliseconds. Defaults to 0.
        */
       delay?: number;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -2922,13 +2892,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
+       * Options to select by value. If the `<select>` has the `multiple` attribute, all given options are selected, otherwise only the first option matching one of the passed options is selected. Optional.
        */
       values: SelectOption | SelectOption[] | string | string[];
       /**
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -2976,6 +2949,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -3006,6 +2982,9 @@ export interface WebTools {
        */
       selector: string;
       files: FilePayload | FilePayload[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -3021,9 +3000,9 @@ export interface WebTools {
    *
    * This method taps the element by performing the following steps:
    *
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
+   * 1. Wait for actionability checks on the element, unless `force` option is set.
+   * 2. Scroll the element into view if needed.
+   * 3. Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -3045,6 +3024,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -3068,7 +3050,7 @@ export interface WebTools {
   /**
    * Returns the `node.textContent`.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_textContent: {
     args: {
@@ -3102,6 +3084,9 @@ export interface WebTools {
        * Time to wait between key presses in milliseconds. Defaults to 0.
        */
       delay?: number;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods.
@@ -3123,6 +3108,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -3155,12 +3143,12 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Defaults to `"visible"`. Can be either:
+       * Defaults to `'visible'`. Can be either:
        *
-       * - `"attached"` - wait for element to be present in DOM.
-       * - `"detached"` - wait for element to not be present in DOM.
-       * - `"visible"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
-       * - `"hidden"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `"visible"` option.
+       * - `'attached'` - wait for element to be present in DOM.
+       * - `'detached'` - wait for element to not be present in DOM.
+       * - `'visible'` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
+       * - `'hidden'` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `'visible'` option.
        */
       state?: "attached" | "detached" | "visible" | "hidden";
       /**
@@ -3175,7 +3163,7 @@ export interface WebTools {
    *
    * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
    *
-   * If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
+   * If `expression` returns a [Promise], this method will wait for the promise to resolve before checking its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -3341,7 +3329,7 @@ export interface WebTools {
    * - the remote server does not respond or is unreachable.
    * - the main resource failed to load.
    *
-   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `response.status`.
+   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `response.status()`.
    *
    * Note: The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
    *
@@ -3364,10 +3352,10 @@ export interface WebTools {
       /**
        * When to consider operation succeeded, defaults to `load`. Events can be either:
        *
-       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-       * - `"load"` - consider operation to be finished when the `load` event is fired.
-       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       * - `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `'load'` - consider operation to be finished when the `load` event is fired.
+       * - `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'commit'` - consider operation to be finished when network response is received and the document started loading.
        */
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
@@ -3405,11 +3393,11 @@ export interface WebTools {
       /**
        * HTML template for the print header. Should be valid HTML markup with following classes used to inject printing values into them:
        *
-       * - `"date"` formatted print date
-       * - `"title"` document title
-       * - `"url"` document location
-       * - `"pageNumber"` current page number
-       * - `"totalPages"` total pages in the document
+       * - `'date'` formatted print date
+       * - `'title'` document title
+       * - `'url'` document location
+       * - `'pageNumber'` current page number
+       * - `'totalPages'` total pages in the document
        */
       headerTemplate?: string;
       /**
@@ -3484,6 +3472,9 @@ export interface WebTools {
        * Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.
        */
       delay?: number;
+      /**
+       * Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.
+       */
       noWaitAfter?: boolean;
       /**
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
@@ -3508,10 +3499,10 @@ export interface WebTools {
       /**
        * When to consider operation succeeded, defaults to `load`. Events can be either:
        *
-       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-       * - `"load"` - consider operation to be finished when the `load` event is fired.
-       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       * - `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `'load'` - consider operation to be finished when the `load` event is fired.
+       * - `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'commit'` - consider operation to be finished when network response is received and the document started loading.
        */
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
@@ -3520,7 +3511,7 @@ export interface WebTools {
   /**
    * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
    *
-   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a `WeakRef`.
+   * This is useful to help detect memory leaks. For example, if your page has a large object `'suspect'` that might be leaked, you can check that it does not leak by using a `WeakRef`.
    */
   web_requestGC: {
     args: {
@@ -3618,13 +3609,16 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.
+       * Options to select by value. If the `<select>` has the `multiple` attribute, all given options are selected, otherwise only the first option matching one of the passed options is selected. Optional.
        */
       values: SelectOption | SelectOption[] | string | string[];
       /**
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
@@ -3640,13 +3634,13 @@ export interface WebTools {
   /**
    * This method checks or unchecks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
-   * - If the element already has the right checked state, this method returns immediately.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now checked or unchecked. If not, this method throws.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Ensure that matched element is a checkbox or a radio input. If not, this method throws.
+   * 3. If the element already has the right checked state, this method returns immediately.
+   * 4. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 5. Scroll the element into view if needed.
+   * 6. Use `page.mouse` to click in the center of the element.
+   * 7. Ensure that the element is now checked or unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -3664,6 +3658,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -3704,10 +3701,10 @@ export interface WebTools {
       /**
        * When to consider operation succeeded, defaults to `load`. Events can be either:
        *
-       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-       * - `"load"` - consider operation to be finished when the `load` event is fired.
-       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       * - `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `'load'` - consider operation to be finished when the `load` event is fired.
+       * - `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'commit'` - consider operation to be finished when network response is received and the document started loading.
        */
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
@@ -3721,7 +3718,7 @@ export interface WebTools {
    * - `web_navigate`
    * - `web_reload`
    * - `web_setContent`
-   * - `page.wait_for_navigation()`
+   * - `page.expect_navigation()`
    * - `web_waitForURL`
    *
    * Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`, `web_context_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout`.
@@ -3784,6 +3781,9 @@ export interface WebTools {
        */
       selector: string;
       files: FilePayload | FilePayload[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
@@ -3815,13 +3815,7 @@ export interface WebTools {
    */
   web_setViewportSize: {
     args: {
-      /**
-       * Page width in pixels.
-       */
       width: number;
-      /**
-       * Page height in pixels.
-       */
       height: number;
     };
     result: null;
@@ -3829,10 +3823,10 @@ export interface WebTools {
   /**
    * This method taps an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
@@ -3852,6 +3846,9 @@ export interface WebTools {
        * Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.
        */
       modifiers?: ("Alt" | "Control" | "ControlOrMeta" | "Meta" | "Shift")[];
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -3923,6 +3920,9 @@ export interface WebTools {
        * Time to wait between key presses in milliseconds. Defaults to 0.
        */
       delay?: number;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.
@@ -3938,12 +3938,12 @@ export interface WebTools {
   /**
    * This method unchecks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now unchecked. If not, this method throws.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
+   * 3. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 4. Scroll the element into view if needed.
+   * 5. Use `page.mouse` to click in the center of the element.
+   * 6. Ensure that the element is now unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -3957,6 +3957,9 @@ export interface WebTools {
        * Whether to bypass the actionability checks. Defaults to `false`.
        */
       force?: boolean;
+      /**
+       * This option has no effect. Deprecated: This option has no effect.
+       */
       noWaitAfter?: boolean;
       /**
        * A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element.
@@ -4011,7 +4014,7 @@ export interface WebTools {
        */
       arg?: JsonValue;
       /**
-       * If specified, then it is treated as an interval in milliseconds at which the function would be executed. By default if the option is not specified `expression` is executed in `requestAnimationFrame` callback.
+       * If `polling` is `'raf'`, then `expression` is constantly executed in `requestAnimationFrame` callback. If `polling` is a number, then it is treated as an interval in milliseconds at which the function would be executed. Defaults to `raf`.
        */
       polling?: number | "raf";
       /**
@@ -4033,9 +4036,9 @@ export interface WebTools {
       /**
        * Optional load state to wait for, defaults to `load`. If the state has been already reached while loading current document, the method resolves immediately. Can be one of:
        *
-       * - `"load"` - wait for the `load` event to be fired.
-       * - `"domcontentloaded"` - wait for the `DOMContentLoaded` event to be fired.
-       * - `"networkidle"` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'load'` - wait for the `load` event to be fired.
+       * - `'domcontentloaded'` - wait for the `DOMContentLoaded` event to be fired.
+       * - `'networkidle'` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
        */
       state?: "load" | "domcontentloaded" | "networkidle";
       /**
@@ -4059,12 +4062,12 @@ export interface WebTools {
        */
       selector: string;
       /**
-       * Defaults to `"visible"`. Can be either:
+       * Defaults to `'visible'`. Can be either:
        *
-       * - `"attached"` - wait for element to be present in DOM.
-       * - `"detached"` - wait for element to not be present in DOM.
-       * - `"visible"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
-       * - `"hidden"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `"visible"` option.
+       * - `'attached'` - wait for element to be present in DOM.
+       * - `'detached'` - wait for element to not be present in DOM.
+       * - `'visible'` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
+       * - `'hidden'` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `'visible'` option.
        */
       state?: "attached" | "detached" | "visible" | "hidden";
       /**
@@ -4108,10 +4111,10 @@ export interface WebTools {
       /**
        * When to consider operation succeeded, defaults to `load`. Events can be either:
        *
-       * - `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-       * - `"load"` - consider operation to be finished when the `load` event is fired.
-       * - `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-       * - `"commit"` - consider operation to be finished when network response is received and the document started loading.
+       * - `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+       * - `'load'` - consider operation to be finished when the `load` event is fired.
+       * - `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+       * - `'commit'` - consider operation to be finished when network response is received and the document started loading.
        */
       waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit";
     };
@@ -4161,12 +4164,12 @@ export interface WebToolFunctions {
   /**
    * This method checks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now checked. If not, this method throws.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * 3. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 4. Scroll the element into view if needed.
+   * 5. Use `page.mouse` to click in the center of the element.
+   * 6. Ensure that the element is now checked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -4182,11 +4185,11 @@ export interface WebToolFunctions {
   /**
    * This method clicks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
-   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to click in the center of the element, or the specified `position`.
+   * 5. Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -4196,7 +4199,7 @@ export interface WebToolFunctions {
    *
    * By default, `web_close` **does not** run `beforeunload` handlers.
    *
-   * Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the "dialog" event event.
+   * Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the "dialog" event.
    */
   web_close(args: WebTools["web_close"]["args"]): Promise<WebTools["web_close"]["result"]>;
   /**
@@ -4254,7 +4257,7 @@ export interface WebToolFunctions {
    * - `web_navigate`
    * - `web_reload`
    * - `web_setContent`
-   * - `page.wait_for_navigation()`
+   * - `page.expect_navigation()`
    *
    * Note: `web_setDefaultNavigationTimeout` and `web_setDefaultTimeout` take priority over `web_context_setDefaultNavigationTimeout`.
    */
@@ -4272,7 +4275,7 @@ export interface WebToolFunctions {
    */
   web_context_setExtraHTTPHeaders(args: WebTools["web_context_setExtraHTTPHeaders"]["args"]): Promise<WebTools["web_context_setExtraHTTPHeaders"]["result"]>;
   /**
-   * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
+   * Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot, origin private file system snapshot and virtual WebAuthn credentials.
    */
   web_context_storageState(args: WebTools["web_context_storageState"]["args"]): Promise<WebTools["web_context_storageState"]["result"]>;
   /**
@@ -4290,10 +4293,10 @@ export interface WebToolFunctions {
   /**
    * This method double clicks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
@@ -4309,25 +4312,25 @@ export interface WebToolFunctions {
    */
   web_dragAndDrop(args: WebTools["web_dragAndDrop"]["args"]): Promise<WebTools["web_dragAndDrop"]["result"]>;
   /**
-   * This method changes the `CSS media type` through the `media` argument, and/or the `"prefers-colors-scheme"` media feature, using the `colorScheme` argument.
+   * This method changes the `CSS media type` through the `media` argument, and/or the `'prefers-colors-scheme'` media feature, using the `colorScheme` argument.
    */
   web_emulateMedia(args: WebTools["web_emulateMedia"]["args"]): Promise<WebTools["web_emulateMedia"]["result"]>;
   /**
    * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
    *
-   * If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], then `web_evalOnSelector` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelector(args: WebTools["web_evalOnSelector"]["args"]): Promise<WebTools["web_evalOnSelector"]["result"]>;
   /**
    * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
    *
-   * If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelectorAll(args: WebTools["web_evalOnSelectorAll"]["args"]): Promise<WebTools["web_evalOnSelectorAll"]["result"]>;
   /**
    * Returns the value of the `expression` invocation.
    *
-   * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
+   * If the function passed to the `web_evaluate` returns a [Promise], then `web_evaluate` would wait for the promise to resolve and return its value.
    *
    * If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
@@ -4350,6 +4353,8 @@ export interface WebToolFunctions {
   web_frame(args: WebTools["web_frame"]["args"]): Promise<WebTools["web_frame"]["result"]>;
   /**
    * When working with iframes, you can create a frame locator that will enter the iframe and allow selecting elements in that iframe.
+   *
+   * When called without `selector`, the search starts in any frame on the page - the main frame or any of the iframes - so that you don't need to locate each iframe first. Note that the rest of the locator is resolved inside a single frame, just like any other locator. If it matches elements inside multiple frames, an error is thrown.
    */
   web_frameLocator(args: WebTools["web_frameLocator"]["args"]): Promise<WebTools["web_frameLocator"]["result"]>;
   /**
@@ -4413,10 +4418,10 @@ export interface WebToolFunctions {
   /**
    * This method hovers over an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to hover over the center of the element, or the specified `position`.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to hover over the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -4524,19 +4529,23 @@ export interface WebToolFunctions {
   /**
    * When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
    *
-   * Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
+   * Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.
+   *
+   * When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.
+   *
+   * When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
    */
   web_locator_all(args: WebTools["web_locator_all"]["args"]): Promise<WebTools["web_locator_all"]["result"]>;
   /**
    * Returns an array of `node.innerText` values for all matching nodes.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allInnerTexts(args: WebTools["web_locator_allInnerTexts"]["args"]): Promise<WebTools["web_locator_allInnerTexts"]["result"]>;
   /**
    * Returns an array of `node.textContent` values for all matching nodes.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_allTextContents(args: WebTools["web_locator_allTextContents"]["args"]): Promise<WebTools["web_locator_allTextContents"]["result"]>;
   /**
@@ -4544,7 +4553,7 @@ export interface WebToolFunctions {
    */
   web_locator_and(args: WebTools["web_locator_and"]["args"]): Promise<WebTools["web_locator_and"]["result"]>;
   /**
-   * Captures the aria snapshot of the given element. Read more about aria snapshots and `expect(locator).to_match_aria_snapshot()` for the corresponding assertion.
+   * Captures the aria snapshot of the given element. Read more about aria snapshots and `locator_assertions.to_match_aria_snapshot()` for the corresponding assertion.
    */
   web_locator_ariaSnapshot(args: WebTools["web_locator_ariaSnapshot"]["args"]): Promise<WebTools["web_locator_ariaSnapshot"]["result"]>;
   /**
@@ -4570,11 +4579,11 @@ export interface WebToolFunctions {
    *
    * Performs the following steps:
    *
-   * - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now checked. If not, this method throws.
+   * 1. Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+   * 2. Wait for actionability checks on the element, unless `force` option is set.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.mouse` to click in the center of the element.
+   * 5. Ensure that the element is now checked. If not, this method throws.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -4598,10 +4607,10 @@ export interface WebToolFunctions {
    *
    * This method clicks the element by performing the following steps:
    *
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element, or the specified `position`.
-   * - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+   * 1. Wait for actionability checks on the element, unless `force` option is set.
+   * 2. Scroll the element into view if needed.
+   * 3. Use `page.mouse` to click in the center of the element, or the specified `position`.
+   * 4. Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -4613,13 +4622,13 @@ export interface WebToolFunctions {
    *
    * Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
    *
-   * For a reverse operation, use `frame_locator.owner`.
+   * For a reverse operation, use `frame_locator.owner()`.
    */
   web_locator_contentFrame(args: WebTools["web_locator_contentFrame"]["args"]): Promise<WebTools["web_locator_contentFrame"]["result"]>;
   /**
    * Returns the number of elements matching the locator.
    *
-   * Note: If you need to assert the number of elements on the page, prefer `expect(locator).to_have_count()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert the number of elements on the page, prefer `locator_assertions.to_have_count()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_count(args: WebTools["web_locator_count"]["args"]): Promise<WebTools["web_locator_count"]["result"]>;
   /**
@@ -4629,9 +4638,9 @@ export interface WebToolFunctions {
    *
    * This method double clicks the element by performing the following steps:
    *
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to double click in the center of the element, or the specified `position`.
+   * 1. Wait for actionability checks on the element, unless `force` option is set.
+   * 2. Scroll the element into view if needed.
+   * 3. Use `page.mouse` to double click in the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -4677,7 +4686,7 @@ export interface WebToolFunctions {
    *
    * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4689,7 +4698,7 @@ export interface WebToolFunctions {
    *
    * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4713,7 +4722,7 @@ export interface WebToolFunctions {
   /**
    * Returns the matching element's attribute value.
    *
-   * Note: If you need to assert an element's attribute, prefer `expect(locator).to_have_attribute()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert an element's attribute, prefer `locator_assertions.to_have_attribute()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_getAttribute(args: WebTools["web_locator_getAttribute"]["args"]): Promise<WebTools["web_locator_getAttribute"]["result"]>;
   /**
@@ -4765,49 +4774,49 @@ export interface WebToolFunctions {
   /**
    * Returns the `element.innerText`.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
    */
   web_locator_innerText(args: WebTools["web_locator_innerText"]["args"]): Promise<WebTools["web_locator_innerText"]["result"]>;
   /**
    * Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
    *
-   * Note: If you need to assert input value, prefer `expect(locator).to_have_value()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert input value, prefer `locator_assertions.to_have_value()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_inputValue(args: WebTools["web_locator_inputValue"]["args"]): Promise<WebTools["web_locator_inputValue"]["result"]>;
   /**
    * Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
    *
-   * Note: If you need to assert that checkbox is checked, prefer `expect(locator).to_be_checked()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that checkbox is checked, prefer `locator_assertions.to_be_checked()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isChecked(args: WebTools["web_locator_isChecked"]["args"]): Promise<WebTools["web_locator_isChecked"]["result"]>;
   /**
    * Returns whether the element is disabled, the opposite of enabled.
    *
-   * Note: If you need to assert that an element is disabled, prefer `expect(locator).to_be_disabled()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that an element is disabled, prefer `locator_assertions.to_be_disabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isDisabled(args: WebTools["web_locator_isDisabled"]["args"]): Promise<WebTools["web_locator_isDisabled"]["result"]>;
   /**
    * Returns whether the element is editable. If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
    *
-   * Note: If you need to assert that an element is editable, prefer `expect(locator).to_be_editable()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that an element is editable, prefer `locator_assertions.to_be_editable()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEditable(args: WebTools["web_locator_isEditable"]["args"]): Promise<WebTools["web_locator_isEditable"]["result"]>;
   /**
    * Returns whether the element is enabled.
    *
-   * Note: If you need to assert that an element is enabled, prefer `expect(locator).to_be_enabled()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that an element is enabled, prefer `locator_assertions.to_be_enabled()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isEnabled(args: WebTools["web_locator_isEnabled"]["args"]): Promise<WebTools["web_locator_isEnabled"]["result"]>;
   /**
    * Returns whether the element is hidden, the opposite of visible.
    *
-   * Note: If you need to assert that element is hidden, prefer `expect(locator).to_be_hidden()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that element is hidden, prefer `locator_assertions.to_be_hidden()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isHidden(args: WebTools["web_locator_isHidden"]["args"]): Promise<WebTools["web_locator_isHidden"]["result"]>;
   /**
    * Returns whether the element is visible.
    *
-   * Note: If you need to assert that element is visible, prefer `expect(locator).to_be_visible()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert that element is visible, prefer `locator_assertions.to_be_visible()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_isVisible(args: WebTools["web_locator_isVisible"]["args"]): Promise<WebTools["web_locator_isVisible"]["result"]>;
   /**
@@ -4895,9 +4904,9 @@ export interface WebToolFunctions {
    *
    * This method taps the element by performing the following steps:
    *
-   * - Wait for actionability checks on the element, unless `force` option is set.
-   * - Scroll the element into view if needed.
-   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
+   * 1. Wait for actionability checks on the element, unless `force` option is set.
+   * 2. Scroll the element into view if needed.
+   * 3. Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * If the element is detached from the DOM at any moment during the action, this method throws.
    *
@@ -4909,7 +4918,7 @@ export interface WebToolFunctions {
   /**
    * Returns the `node.textContent`.
    *
-   * Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
+   * Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` to avoid flakiness. See assertions guide for more details.
    */
   web_locator_textContent(args: WebTools["web_locator_textContent"]["args"]): Promise<WebTools["web_locator_textContent"]["result"]>;
   /**
@@ -4933,7 +4942,7 @@ export interface WebToolFunctions {
    *
    * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
    *
-   * If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
+   * If `expression` returns a [Promise], this method will wait for the promise to resolve before checking its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4979,7 +4988,7 @@ export interface WebToolFunctions {
    * - the remote server does not respond or is unreachable.
    * - the main resource failed to load.
    *
-   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `response.status`.
+   * The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 "Not Found" and 500 "Internal Server Error". The status code for such responses can be retrieved by calling `response.status()`.
    *
    * Note: The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
    *
@@ -5021,7 +5030,7 @@ export interface WebToolFunctions {
   /**
    * Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
    *
-   * This is useful to help detect memory leaks. For example, if your page has a large object `"suspect"` that might be leaked, you can check that it does not leak by using a `WeakRef`.
+   * This is useful to help detect memory leaks. For example, if your page has a large object `'suspect'` that might be leaked, you can check that it does not leak by using a `WeakRef`.
    */
   web_requestGC(args: WebTools["web_requestGC"]["args"]): Promise<WebTools["web_requestGC"]["result"]>;
   /**
@@ -5049,13 +5058,13 @@ export interface WebToolFunctions {
   /**
    * This method checks or unchecks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
-   * - If the element already has the right checked state, this method returns immediately.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now checked or unchecked. If not, this method throws.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Ensure that matched element is a checkbox or a radio input. If not, this method throws.
+   * 3. If the element already has the right checked state, this method returns immediately.
+   * 4. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 5. Scroll the element into view if needed.
+   * 6. Use `page.mouse` to click in the center of the element.
+   * 7. Ensure that the element is now checked or unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */
@@ -5072,7 +5081,7 @@ export interface WebToolFunctions {
    * - `web_navigate`
    * - `web_reload`
    * - `web_setContent`
-   * - `page.wait_for_navigation()`
+   * - `page.expect_navigation()`
    * - `web_waitForURL`
    *
    * Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`, `web_context_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout`.
@@ -5113,10 +5122,10 @@ export interface WebToolFunctions {
   /**
    * This method taps an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.touchscreen` to tap the center of the element, or the specified `position`.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 3. Scroll the element into view if needed.
+   * 4. Use `page.touchscreen` to tap the center of the element, or the specified `position`.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    *
@@ -5140,12 +5149,12 @@ export interface WebToolFunctions {
   /**
    * This method unchecks an element matching `selector` by performing the following steps:
    *
-   * - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-   * - Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
-   * - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-   * - Scroll the element into view if needed.
-   * - Use `page.mouse` to click in the center of the element.
-   * - Ensure that the element is now unchecked. If not, this method throws.
+   * 1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+   * 2. Ensure that matched element is a checkbox or a radio input. If not, this method throws. If the element is already unchecked, this method returns immediately.
+   * 3. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+   * 4. Scroll the element into view if needed.
+   * 5. Use `page.mouse` to click in the center of the element.
+   * 6. Ensure that the element is now unchecked. If not, this method throws.
    *
    * When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
    */

@@ -48,6 +48,11 @@ def to_json(value: object) -> JsonValue:
     return str(value)
 
 
+# Playwright's own spelling (playwright._impl._locator.ANY_FRAME_SELECTOR, 1.63 on): copied, since
+# the shims import nothing private from playwright.
+_ANY_FRAME = "internal:control=any-frame"
+
+
 def selector_handle(value: object) -> str:
     """The selector string a Locator or FrameLocator stands for, which `page.locator()` turns back
     into the same locator: what a tool returns in place of the live object, so that every
@@ -56,10 +61,14 @@ def selector_handle(value: object) -> str:
     Both are read from Playwright's implementation object (the same under the sync and the async
     API): a Locator keeps its whole chain in `_selector`; a FrameLocator keeps the frame's
     selector, which is entered with Playwright's `internal:control=enter-frame` step, as its own
-    `locator()` does."""
+    `locator()` does. A frame locator made without a selector (any frame on the page, from
+    1.63) has no frame element to enter: its `locator()` chains onto the any-frame step alone,
+    and so does its handle (Playwright refuses a chain that enters a frame from there)."""
     impl = getattr(value, "_impl_obj", value)
     frame_selector = getattr(impl, "_frame_selector", None)
     if isinstance(frame_selector, str):
+        if frame_selector == _ANY_FRAME:
+            return frame_selector
         return f"{frame_selector} >> internal:control=enter-frame"
     selector = getattr(impl, "_selector", None)
     if isinstance(selector, str):

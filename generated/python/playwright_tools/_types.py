@@ -25,32 +25,24 @@ class BoundingBox(TypedDict):
     """The `BoundingBox` JSON object."""
 
     height: float
-    """the height of the element in pixels."""
 
     width: float
-    """the width of the element in pixels."""
 
     x: float
-    """the x coordinate of the element in pixels."""
 
     y: float
-    """the y coordinate of the element in pixels."""
 
 
 class Clip(TypedDict):
     """The `Clip` JSON object."""
 
     height: float
-    """height of clipping area"""
 
     width: float
-    """width of clipping area"""
 
     x: float
-    """x-coordinate of top-left corner of clip area"""
 
     y: float
-    """y-coordinate of top-left corner of clip area"""
 
 
 class ConsoleMessageSummary(TypedDict):
@@ -65,30 +57,22 @@ class Cookie(TypedDict):
     """The `Cookie` JSON object."""
 
     domain: NotRequired[str]
-    """For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: \".example.com\". Either `url` or both `domain` and `path` are required. Optional."""
 
     expires: NotRequired[float]
-    """Unix time in seconds. Optional."""
 
     httpOnly: NotRequired[bool]
-    """Optional."""
 
     name: str
 
     partitionKey: NotRequired[str]
-    """For partitioned third-party cookies (aka CHIPS), the partition key. Optional."""
 
     path: NotRequired[str]
-    """Either `url` or both `domain` and `path` are required. Optional."""
 
     sameSite: NotRequired[Literal["Strict", "Lax", "None"]]
-    """Optional."""
 
     secure: NotRequired[bool]
-    """Optional."""
 
     url: NotRequired[str]
-    """Either `url` or both `domain` and `path` are required. Optional."""
 
     value: str
 
@@ -105,13 +89,10 @@ class FilePayload(TypedDict):
     """The `FilePayload` JSON object."""
 
     buffer: str
-    """File content"""
 
     mimeType: str
-    """File type"""
 
     name: str
-    """File name"""
 
 
 class FrameSummary(TypedDict):
@@ -126,29 +107,22 @@ class Geolocation(TypedDict):
     """The `Geolocation` JSON object."""
 
     accuracy: NotRequired[float]
-    """Non-negative accuracy value. Defaults to `0`."""
 
     latitude: float
-    """Latitude between -90 and 90."""
 
     longitude: float
-    """Longitude between -180 and 180."""
 
 
 class Margin(TypedDict):
     """The `Margin` JSON object."""
 
     bottom: NotRequired[str]
-    """Bottom margin, accepts values labeled with units. Defaults to `0`."""
 
     left: NotRequired[str]
-    """Left margin, accepts values labeled with units. Defaults to `0`."""
 
     right: NotRequired[str]
-    """Right margin, accepts values labeled with units. Defaults to `0`."""
 
     top: NotRequired[str]
-    """Top margin, accepts values labeled with units. Defaults to `0`."""
 
 
 class PageSummary(TypedDict):
@@ -191,23 +165,18 @@ class SelectOption(TypedDict):
     """The `SelectOption` JSON object."""
 
     index: NotRequired[int]
-    """Matches by the index. Optional."""
 
     label: NotRequired[str]
-    """Matches by `option.label`. Optional."""
 
     value: NotRequired[str]
-    """Matches by `option.value`. Optional."""
 
 
 class ViewportSize(TypedDict):
     """The `ViewportSize` JSON object."""
 
     height: int
-    """page height in pixels."""
 
     width: int
-    """page width in pixels."""
 
 
 class WorkerSummary(TypedDict):

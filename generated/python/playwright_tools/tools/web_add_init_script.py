@@ -30,7 +30,7 @@ class WebAddInitScript:
         "properties": {
             "script": {
                 "type": "string",
-                "description": "Script to be evaluated in all pages in the browser context.",
+                "description": "Script to be evaluated in all pages in the browser context. Optional.",
             }
         },
         "required": ["script"],
@@ -38,7 +38,7 @@ class WebAddInitScript:
     }
 
     script: str
-    """Script to be evaluated in all pages in the browser context."""
+    """Script to be evaluated in all pages in the browser context. Optional."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebAddInitScript:

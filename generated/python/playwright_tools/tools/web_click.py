@@ -19,11 +19,11 @@ if TYPE_CHECKING:
 class WebClick:
     """This method clicks an element matching `selector` by performing the following steps:
 
-    - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-    - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-    - Scroll the element into view if needed.
-    - Use `page.mouse` to click in the center of the element, or the specified `position`.
-    - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+    1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+    2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+    3. Scroll the element into view if needed.
+    4. Use `page.mouse` to click in the center of the element, or the specified `position`.
+    5. Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
 
     When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
     """
@@ -66,7 +66,10 @@ class WebClick:
                 },
                 "description": 'Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.',
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -118,6 +121,7 @@ class WebClick:
     """Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. \"ControlOrMeta\" resolves to \"Control\" on Windows and Linux and to \"Meta\" on macOS."""
 
     noWaitAfter: bool | None = None
+    """Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

@@ -18,7 +18,7 @@ class WebClose:
 
     By default, `web_close` **does not** run `beforeunload` handlers.
 
-    Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the \"dialog\" event event.
+    Note: if `runBeforeUnload` is passed as true, a `beforeunload` dialog might be summoned and should be handled manually via the \"dialog\" event.
     """
 
     tool_name: ClassVar[str] = "web_close"

@@ -24,7 +24,7 @@ class WebContextGrantPermissions:
             "permissions": {
                 "type": "array",
                 "items": {"type": "string"},
-                "description": 'A list of permissions to grant.\n\nNote: Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.\n\nHere are some permissions that may be supported by some browsers:\n\n- `"accelerometer"`\n- `"ambient-light-sensor"`\n- `"background-sync"`\n- `"camera"`\n- `"clipboard-read"`\n- `"clipboard-write"`\n- `"geolocation"`\n- `"gyroscope"`\n- `"local-fonts"`\n- `"local-network-access"`\n- `"magnetometer"`\n- `"microphone"`\n- `"midi-sysex"` (system-exclusive midi)\n- `"midi"`\n- `"notifications"`\n- `"payment-handler"`\n- `"storage-access"`\n- `"screen-wake-lock"`',
+                "description": "A list of permissions to grant.\n\nNote: Supported permissions differ between browsers, and even between different versions of the same browser. Any permission may stop working after an update.\n\nHere are some permissions that may be supported by some browsers:\n\n- `'accelerometer'`\n- `'ambient-light-sensor'`\n- `'background-sync'`\n- `'camera'`\n- `'clipboard-read'`\n- `'clipboard-write'`\n- `'geolocation'`\n- `'gyroscope'`\n- `'local-fonts'`\n- `'local-network-access'`\n- `'magnetometer'`\n- `'microphone'`\n- `'midi-sysex'` (system-exclusive midi)\n- `'midi'`\n- `'notifications'`\n- `'payment-handler'`\n- `'storage-access'`\n- `'screen-wake-lock'`",
             },
             "origin": {
                 "type": "string",
@@ -42,24 +42,24 @@ Note: Supported permissions differ between browsers, and even between different 
 
 Here are some permissions that may be supported by some browsers:
 
-- `\"accelerometer\"`
-- `\"ambient-light-sensor\"`
-- `\"background-sync\"`
-- `\"camera\"`
-- `\"clipboard-read\"`
-- `\"clipboard-write\"`
-- `\"geolocation\"`
-- `\"gyroscope\"`
-- `\"local-fonts\"`
-- `\"local-network-access\"`
-- `\"magnetometer\"`
-- `\"microphone\"`
-- `\"midi-sysex\"` (system-exclusive midi)
-- `\"midi\"`
-- `\"notifications\"`
-- `\"payment-handler\"`
-- `\"storage-access\"`
-- `\"screen-wake-lock\"`"""
+- `'accelerometer'`
+- `'ambient-light-sensor'`
+- `'background-sync'`
+- `'camera'`
+- `'clipboard-read'`
+- `'clipboard-write'`
+- `'geolocation'`
+- `'gyroscope'`
+- `'local-fonts'`
+- `'local-network-access'`
+- `'magnetometer'`
+- `'microphone'`
+- `'midi-sysex'` (system-exclusive midi)
+- `'midi'`
+- `'notifications'`
+- `'payment-handler'`
+- `'storage-access'`
+- `'screen-wake-lock'`"""
 
     origin: str | None = None
     """The origin to grant permissions to, e.g. \"https://example.com\"."""

@@ -21,7 +21,7 @@ class WebContextSetDefaultNavigationTimeout:
     - `web_navigate`
     - `web_reload`
     - `web_setContent`
-    - `page.wait_for_navigation()`
+    - `page.expect_navigation()`
 
     Note: `web_setDefaultNavigationTimeout` and `web_setDefaultTimeout` take priority over `web_context_setDefaultNavigationTimeout`.
     """

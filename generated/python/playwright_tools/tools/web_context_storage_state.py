@@ -15,7 +15,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebContextStorageState:
-    """Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot and virtual WebAuthn credentials.
+    """Returns storage state for this browser context, contains current cookies, local storage snapshot, IndexedDB snapshot, origin private file system snapshot and virtual WebAuthn credentials.
 
     Java returns this as JSON text; the tool returns the parsed JSON value."""
 
@@ -26,11 +26,15 @@ class WebContextStorageState:
         "properties": {
             "credentials": {
                 "type": "boolean",
-                "description": "Set to `true` to include the context's virtual WebAuthn `context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context.",
+                "description": "Set to `true` to include the context's virtual WebAuthn `browser_context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `browser_context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context.",
             },
             "indexedDB": {
                 "type": "boolean",
                 "description": "Set to `true` to include IndexedDB in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this.",
+            },
+            "opfs": {
+                "type": "boolean",
+                "description": "Set to `true` to include the origin private file system in the storage state snapshot.\n\nNote: OPFS is currently not supported in ephemeral WebKit contexts.",
             },
         },
         "required": [],
@@ -38,10 +42,15 @@ class WebContextStorageState:
     }
 
     credentials: bool | None = None
-    """Set to `true` to include the context's virtual WebAuthn `context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context."""
+    """Set to `true` to include the context's virtual WebAuthn `browser_context.credentials` (passkeys) in the storage state snapshot. The captured credentials carry their private keys, so they can be re-seeded into a later context via the `storageState` option or `browser_context.set_storage_state()`. Note that restoring the storage state that contains credentials will automatically install the virtual WebAuthn authenticator (see `credentials.install()`), and prevent all real authenticators from working in this context."""
 
     indexedDB: bool | None = None
     """Set to `true` to include IndexedDB in the storage state snapshot. If your application uses IndexedDB to store authentication tokens, like Firebase Authentication, enable this."""
+
+    opfs: bool | None = None
+    """Set to `true` to include the origin private file system in the storage state snapshot.
+
+Note: OPFS is currently not supported in ephemeral WebKit contexts."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebContextStorageState:
@@ -49,16 +58,17 @@ class WebContextStorageState:
         return cls(
             credentials=cast("bool | None", args.get("credentials")),
             indexedDB=cast("bool | None", args.get("indexedDB")),
+            opfs=cast("bool | None", args.get("opfs")),
         )
 
     def run(self, page: SyncPage) -> JsonValue:
         result: object = page.context.storage_state(
-            credentials=self.credentials, indexed_db=self.indexedDB
+            credentials=self.credentials, indexed_db=self.indexedDB, opfs=self.opfs
         )
         return to_json(result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
         result: object = await page.context.storage_state(
-            credentials=self.credentials, indexed_db=self.indexedDB
+            credentials=self.credentials, indexed_db=self.indexedDB, opfs=self.opfs
         )
         return to_json(result)

@@ -27,34 +27,15 @@ class WebCookieAdd:
                     "type": "object",
                     "title": "Cookie",
                     "properties": {
-                        "domain": {
-                            "type": "string",
-                            "description": 'For the cookie to apply to all subdomains as well, prefix domain with a dot, like this: ".example.com". Either `url` or both `domain` and `path` are required. Optional.',
-                        },
-                        "expires": {
-                            "type": "number",
-                            "description": "Unix time in seconds. Optional.",
-                        },
-                        "httpOnly": {"type": "boolean", "description": "Optional."},
+                        "domain": {"type": "string"},
+                        "expires": {"type": "number"},
+                        "httpOnly": {"type": "boolean"},
                         "name": {"type": "string"},
-                        "partitionKey": {
-                            "type": "string",
-                            "description": "For partitioned third-party cookies (aka CHIPS), the partition key. Optional.",
-                        },
-                        "path": {
-                            "type": "string",
-                            "description": "Either `url` or both `domain` and `path` are required. Optional.",
-                        },
-                        "sameSite": {
-                            "type": "string",
-                            "enum": ["Strict", "Lax", "None"],
-                            "description": "Optional.",
-                        },
-                        "secure": {"type": "boolean", "description": "Optional."},
-                        "url": {
-                            "type": "string",
-                            "description": "Either `url` or both `domain` and `path` are required. Optional.",
-                        },
+                        "partitionKey": {"type": "string"},
+                        "path": {"type": "string"},
+                        "sameSite": {"type": "string", "enum": ["Strict", "Lax", "None"]},
+                        "secure": {"type": "boolean"},
+                        "url": {"type": "string"},
                         "value": {"type": "string"},
                     },
                     "required": ["name", "value"],

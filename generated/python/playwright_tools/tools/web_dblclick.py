@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 class WebDblclick:
     """This method double clicks an element matching `selector` by performing the following steps:
 
-    - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-    - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-    - Scroll the element into view if needed.
-    - Use `page.mouse` to double click in the center of the element, or the specified `position`.
+    1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+    2. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+    3. Scroll the element into view if needed.
+    4. Use `page.mouse` to double click in the center of the element, or the specified `position`.
 
     When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
 
@@ -60,7 +60,10 @@ class WebDblclick:
                 },
                 "description": 'Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.',
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -109,6 +112,7 @@ class WebDblclick:
     """Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. \"ControlOrMeta\" resolves to \"Control\" on Windows and Linux and to \"Meta\" on macOS."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

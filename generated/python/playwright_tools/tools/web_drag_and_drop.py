@@ -36,7 +36,10 @@ class WebDragAndDrop:
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "scroll": {
                 "type": "string",
                 "enum": ["auto", "none"],
@@ -93,6 +96,7 @@ class WebDragAndDrop:
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     scroll: Literal["auto", "none"] | None = None
     """Controls whether Playwright scrolls the element into view before performing the action. Defaults to `\"auto\"`, which scrolls the element into view when necessary, including scrolling nested scrollable containers. When set to `\"none\"`, Playwright does not scroll the element and the action fails if the element is not already in the viewport. This is useful to assert that an element is reachable by the user without additional scrolling."""

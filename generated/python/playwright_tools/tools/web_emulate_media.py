@@ -14,7 +14,7 @@ from playwright_tools._types import UNSET, JsonValue, Unset
 
 @dataclass(frozen=True)
 class WebEmulateMedia:
-    """This method changes the `CSS media type` through the `media` argument, and/or the `\"prefers-colors-scheme\"` media feature, using the `colorScheme` argument."""
+    """This method changes the `CSS media type` through the `media` argument, and/or the `'prefers-colors-scheme'` media feature, using the `colorScheme` argument."""
 
     tool_name: ClassVar[str] = "web_emulateMedia"
     parameters: ClassVar[dict[str, JsonValue]] = {
@@ -26,26 +26,24 @@ class WebEmulateMedia:
                     {"type": "string", "enum": ["light", "dark", "no-preference"]},
                     {"type": "null"},
                 ],
-                "description": 'Emulates prefers-colors-scheme media feature, supported values are `"light"` and `"dark"`. Passing `null` disables color scheme emulation. `"no-preference"` is deprecated.',
+                "description": "Emulates prefers-colors-scheme media feature, supported values are `'light'` and `'dark'`. Passing `'Null'` disables color scheme emulation. `'no-preference'` is deprecated.",
             },
             "contrast": {
-                "anyOf": [{"type": "string", "enum": ["no-preference", "more"]}, {"type": "null"}],
-                "description": 'Emulates `"prefers-contrast"` media feature, supported values are `"no-preference"`, `"more"`. Passing `null` disables contrast emulation.',
+                "anyOf": [{"type": "string", "enum": ["no-preference", "more"]}, {"type": "null"}]
             },
             "forcedColors": {
-                "anyOf": [{"type": "string", "enum": ["active", "none"]}, {"type": "null"}],
-                "description": 'Emulates `"forced-colors"` media feature, supported values are `"active"` and `"none"`. Passing `null` disables forced colors emulation.',
+                "anyOf": [{"type": "string", "enum": ["active", "none"]}, {"type": "null"}]
             },
             "media": {
                 "anyOf": [{"type": "string", "enum": ["screen", "print"]}, {"type": "null"}],
-                "description": 'Changes the CSS media type of the page. The only allowed values are `"screen"`, `"print"` and `null`. Passing `null` disables CSS media emulation.',
+                "description": "Changes the CSS media type of the page. The only allowed values are `'Screen'`, `'Print'` and `'Null'`. Passing `'Null'` disables CSS media emulation.",
             },
             "reducedMotion": {
                 "anyOf": [
                     {"type": "string", "enum": ["reduce", "no-preference"]},
                     {"type": "null"},
                 ],
-                "description": 'Emulates `"prefers-reduced-motion"` media feature, supported values are `"reduce"`, `"no-preference"`. Passing `null` disables reduced motion emulation.',
+                "description": "Emulates `'prefers-reduced-motion'` media feature, supported values are `'reduce'`, `'no-preference'`. Passing `null` disables reduced motion emulation.",
             },
         },
         "required": [],
@@ -53,19 +51,17 @@ class WebEmulateMedia:
     }
 
     colorScheme: Literal["light", "dark", "no-preference"] | None | Unset = UNSET
-    """Emulates prefers-colors-scheme media feature, supported values are `\"light\"` and `\"dark\"`. Passing `null` disables color scheme emulation. `\"no-preference\"` is deprecated."""
+    """Emulates prefers-colors-scheme media feature, supported values are `'light'` and `'dark'`. Passing `'Null'` disables color scheme emulation. `'no-preference'` is deprecated."""
 
     contrast: Literal["no-preference", "more"] | None | Unset = UNSET
-    """Emulates `\"prefers-contrast\"` media feature, supported values are `\"no-preference\"`, `\"more\"`. Passing `null` disables contrast emulation."""
 
     forcedColors: Literal["active", "none"] | None | Unset = UNSET
-    """Emulates `\"forced-colors\"` media feature, supported values are `\"active\"` and `\"none\"`. Passing `null` disables forced colors emulation."""
 
     media: Literal["screen", "print"] | None | Unset = UNSET
-    """Changes the CSS media type of the page. The only allowed values are `\"screen\"`, `\"print\"` and `null`. Passing `null` disables CSS media emulation."""
+    """Changes the CSS media type of the page. The only allowed values are `'Screen'`, `'Print'` and `'Null'`. Passing `'Null'` disables CSS media emulation."""
 
     reducedMotion: Literal["reduce", "no-preference"] | None | Unset = UNSET
-    """Emulates `\"prefers-reduced-motion\"` media feature, supported values are `\"reduce\"`, `\"no-preference\"`. Passing `null` disables reduced motion emulation."""
+    """Emulates `'prefers-reduced-motion'` media feature, supported values are `'reduce'`, `'no-preference'`. Passing `null` disables reduced motion emulation."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebEmulateMedia:

@@ -25,7 +25,7 @@ class WebFrame:
         "properties": {
             "name": {
                 "type": "string",
-                "description": "Frame name specified in the `iframe`'s `name` attribute.",
+                "description": "Frame name specified in the `iframe`'s `name` attribute. Optional.",
             }
         },
         "required": ["name"],
@@ -33,7 +33,7 @@ class WebFrame:
     }
 
     name: str
-    """Frame name specified in the `iframe`'s `name` attribute."""
+    """Frame name specified in the `iframe`'s `name` attribute. Optional."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebFrame:

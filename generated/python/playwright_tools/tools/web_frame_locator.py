@@ -17,6 +17,8 @@ from playwright_tools._types import JsonValue
 class WebFrameLocator:
     """When working with iframes, you can create a frame locator that will enter the iframe and allow selecting elements in that iframe.
 
+    When called without `selector`, the search starts in any frame on the page - the main frame or any of the iframes - so that you don't need to locate each iframe first. Note that the rest of the locator is resolved inside a single frame, just like any other locator. If it matches elements inside multiple frames, an error is thrown.
+
     Returns a selector handle (a string) for the frame's content; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """
 
@@ -27,21 +29,21 @@ class WebFrameLocator:
         "properties": {
             "selector": {
                 "type": "string",
-                "description": "A selector to use when resolving DOM element.",
+                "description": "A selector that matches the frame element. When not specified, locator is matched in any frame on the page.",
             }
         },
-        "required": ["selector"],
+        "required": [],
         "additionalProperties": False,
     }
 
-    selector: str
-    """A selector to use when resolving DOM element."""
+    selector: str | None = None
+    """A selector that matches the frame element. When not specified, locator is matched in any frame on the page."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebFrameLocator:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
-            selector=cast("str", args["selector"]),
+            selector=cast("str | None", args.get("selector")),
         )
 
     def run(self, page: SyncPage) -> str:

@@ -36,7 +36,7 @@ class WebGoBack:
             "waitUntil": {
                 "type": "string",
                 "enum": ["load", "domcontentloaded", "networkidle", "commit"],
-                "description": 'When to consider operation succeeded, defaults to `load`. Events can be either:\n\n- `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.\n- `"load"` - consider operation to be finished when the `load` event is fired.\n- `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don\'t use this method for testing, rely on web assertions to assess readiness instead.\n- `"commit"` - consider operation to be finished when network response is received and the document started loading.',
+                "description": "When to consider operation succeeded, defaults to `load`. Events can be either:\n\n- `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.\n- `'load'` - consider operation to be finished when the `load` event is fired.\n- `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.\n- `'commit'` - consider operation to be finished when network response is received and the document started loading.",
             },
         },
         "required": [],
@@ -49,10 +49,10 @@ class WebGoBack:
     waitUntil: Literal["load", "domcontentloaded", "networkidle", "commit"] | None = None
     """When to consider operation succeeded, defaults to `load`. Events can be either:
 
-- `\"domcontentloaded\"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-- `\"load\"` - consider operation to be finished when the `load` event is fired.
-- `\"networkidle\"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-- `\"commit\"` - consider operation to be finished when network response is received and the document started loading."""
+- `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+- `'load'` - consider operation to be finished when the `load` event is fired.
+- `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+- `'commit'` - consider operation to be finished when network response is received and the document started loading."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebGoBack:

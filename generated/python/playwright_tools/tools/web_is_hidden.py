@@ -29,7 +29,12 @@ class WebIsHidden:
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
             },
-            "timeout": {"type": "number", "minimum": 0, "maximum": 300000},
+            "timeout": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
+                "description": "Deprecated: This option is ignored. `web_isHidden` does not wait for the↵element to become hidden and returns immediately.",
+            },
         },
         "required": ["selector"],
         "additionalProperties": False,
@@ -42,6 +47,7 @@ class WebIsHidden:
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
 
     timeout: float | None = None
+    """Deprecated: This option is ignored. `web_isHidden` does not wait for the↵element to become hidden and returns immediately."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebIsHidden:

@@ -29,7 +29,12 @@ class WebIsVisible:
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
             },
-            "timeout": {"type": "number", "minimum": 0, "maximum": 300000},
+            "timeout": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
+                "description": "Deprecated: This option is ignored. `web_isVisible` does not wait↵for the element to become visible and returns immediately.",
+            },
         },
         "required": ["selector"],
         "additionalProperties": False,
@@ -42,6 +47,7 @@ class WebIsVisible:
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
 
     timeout: float | None = None
+    """Deprecated: This option is ignored. `web_isVisible` does not wait↵for the element to become visible and returns immediately."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebIsVisible:

@@ -17,7 +17,11 @@ from playwright_tools._types import JsonValue
 class WebLocatorAll:
     """When the locator points to a list of elements, this returns an array of locators, pointing to their respective elements.
 
-    Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
+    Note: `web_locator_all` does not wait for elements to match the locator, and instead immediately returns whatever is present in the page.
+
+    When the list of elements changes dynamically, `web_locator_all` will produce unpredictable and flaky results.
+
+    When the list of elements is stable, but loaded dynamically, wait for the full list to finish loading before calling `web_locator_all`.
 
     Returns a selector handle (a string) per matching element, in page order; pass one as `selector` to any web_locator_* tool.
     """

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorAllInnerTexts:
     """Returns an array of `node.innerText` values for all matching nodes.
 
-    Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` with `useInnerText` option to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_allInnerTexts"

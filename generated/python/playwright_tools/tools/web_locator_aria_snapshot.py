@@ -14,7 +14,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebLocatorAriaSnapshot:
-    """Captures the aria snapshot of the given element. Read more about aria snapshots and `expect(locator).to_match_aria_snapshot()` for the corresponding assertion."""
+    """Captures the aria snapshot of the given element. Read more about aria snapshots and `locator_assertions.to_match_aria_snapshot()` for the corresponding assertion."""
 
     tool_name: ClassVar[str] = "web_locator_ariaSnapshot"
     parameters: ClassVar[dict[str, JsonValue]] = {

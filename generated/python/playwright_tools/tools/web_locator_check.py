@@ -23,11 +23,11 @@ class WebLocatorCheck:
 
     Performs the following steps:
 
-    - Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
-    - Wait for actionability checks on the element, unless `force` option is set.
-    - Scroll the element into view if needed.
-    - Use `page.mouse` to click in the center of the element.
-    - Ensure that the element is now checked. If not, this method throws.
+    1. Ensure that element is a checkbox or a radio input. If not, this method throws. If the element is already checked, this method returns immediately.
+    2. Wait for actionability checks on the element, unless `force` option is set.
+    3. Scroll the element into view if needed.
+    4. Use `page.mouse` to click in the center of the element.
+    5. Ensure that the element is now checked. If not, this method throws.
 
     If the element is detached from the DOM at any moment during the action, this method throws.
 
@@ -47,7 +47,10 @@ class WebLocatorCheck:
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -83,6 +86,7 @@ class WebLocatorCheck:
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

@@ -23,10 +23,10 @@ class WebLocatorClick:
 
     This method clicks the element by performing the following steps:
 
-    - Wait for actionability checks on the element, unless `force` option is set.
-    - Scroll the element into view if needed.
-    - Use `page.mouse` to click in the center of the element, or the specified `position`.
-    - Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
+    1. Wait for actionability checks on the element, unless `force` option is set.
+    2. Scroll the element into view if needed.
+    3. Use `page.mouse` to click in the center of the element, or the specified `position`.
+    4. Wait for initiated navigations to either succeed or fail, unless `noWaitAfter` option is set.
 
     If the element is detached from the DOM at any moment during the action, this method throws.
 
@@ -71,7 +71,10 @@ class WebLocatorClick:
                 },
                 "description": 'Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.',
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -125,6 +128,7 @@ class WebLocatorClick:
     """Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. \"ControlOrMeta\" resolves to \"Control\" on Windows and Linux and to \"Meta\" on macOS."""
 
     noWaitAfter: bool | None = None
+    """Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

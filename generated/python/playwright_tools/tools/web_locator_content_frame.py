@@ -19,7 +19,7 @@ class WebLocatorContentFrame:
 
     Useful when you have a `Locator` object obtained somewhere, and later on would like to interact with the content inside the frame.
 
-    For a reverse operation, use `frame_locator.owner`.
+    For a reverse operation, use `frame_locator.owner()`.
 
     Returns a selector handle (a string) for the frame's content; pass it as `selector` to any web_locator_* tool, where it can be narrowed further.
     """

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorCount:
     """Returns the number of elements matching the locator.
 
-    Note: If you need to assert the number of elements on the page, prefer `expect(locator).to_have_count()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert the number of elements on the page, prefer `locator_assertions.to_have_count()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_count"

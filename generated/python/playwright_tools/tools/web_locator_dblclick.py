@@ -23,9 +23,9 @@ class WebLocatorDblclick:
 
     This method double clicks the element by performing the following steps:
 
-    - Wait for actionability checks on the element, unless `force` option is set.
-    - Scroll the element into view if needed.
-    - Use `page.mouse` to double click in the center of the element, or the specified `position`.
+    1. Wait for actionability checks on the element, unless `force` option is set.
+    2. Scroll the element into view if needed.
+    3. Use `page.mouse` to double click in the center of the element, or the specified `position`.
 
     If the element is detached from the DOM at any moment during the action, this method throws.
 
@@ -65,7 +65,10 @@ class WebLocatorDblclick:
                 },
                 "description": 'Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. "ControlOrMeta" resolves to "Control" on Windows and Linux and to "Meta" on macOS.',
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -116,6 +119,7 @@ class WebLocatorDblclick:
     """Modifier keys to press. Ensures that only these modifiers are pressed during the operation, and then restores current modifiers back. If not specified, currently pressed modifiers are used. \"ControlOrMeta\" resolves to \"Control\" on Windows and Linux and to \"Meta\" on macOS."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

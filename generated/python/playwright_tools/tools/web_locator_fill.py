@@ -33,7 +33,10 @@ class WebLocatorFill:
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "timeout": {
                 "type": "number",
                 "minimum": 0,
@@ -55,6 +58,7 @@ class WebLocatorFill:
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     timeout: float | None = None
     """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

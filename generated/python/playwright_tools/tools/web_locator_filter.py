@@ -47,7 +47,7 @@ class WebLocatorFilter:
             },
             "visible": {
                 "type": "boolean",
-                "description": "Only matches visible or invisible elements.",
+                "description": "Only matches visible or invisible elements. Prefer the `locator.visible()` shortcut when matching only visible elements.",
             },
         },
         "required": ["selector"],
@@ -76,7 +76,7 @@ Note that outer and inner locators must belong to the same frame. Inner locator 
     """Matches elements containing specified text somewhere inside, possibly in a child or a descendant element. When passed a string, matching is case-insensitive and searches for a substring. For example, `\"Playwright\"` matches `<article><div>Playwright</div></article>`."""
 
     visible: bool | None = None
-    """Only matches visible or invisible elements."""
+    """Only matches visible or invisible elements. Prefer the `locator.visible()` shortcut when matching only visible elements."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorFilter:

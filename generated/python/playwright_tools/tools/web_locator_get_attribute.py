@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorGetAttribute:
     """Returns the matching element's attribute value.
 
-    Note: If you need to assert an element's attribute, prefer `expect(locator).to_have_attribute()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert an element's attribute, prefer `locator_assertions.to_have_attribute()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_getAttribute"

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorInputValue:
     """Returns the value for the matching `<input>` or `<textarea>` or `<select>` element.
 
-    Note: If you need to assert input value, prefer `expect(locator).to_have_value()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert input value, prefer `locator_assertions.to_have_value()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_inputValue"

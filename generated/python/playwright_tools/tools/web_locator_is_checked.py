@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorIsChecked:
     """Returns whether the element is checked. Throws if the element is not a checkbox or radio input.
 
-    Note: If you need to assert that checkbox is checked, prefer `expect(locator).to_be_checked()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert that checkbox is checked, prefer `locator_assertions.to_be_checked()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isChecked"

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorIsDisabled:
     """Returns whether the element is disabled, the opposite of enabled.
 
-    Note: If you need to assert that an element is disabled, prefer `expect(locator).to_be_disabled()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert that an element is disabled, prefer `locator_assertions.to_be_disabled()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isDisabled"

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorIsEditable:
     """Returns whether the element is editable. If the target element is not an `<input>`, `<textarea>`, `<select>`, `[contenteditable]` and does not have a role allowing `[aria-readonly]`, this method throws an error.
 
-    Note: If you need to assert that an element is editable, prefer `expect(locator).to_be_editable()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert that an element is editable, prefer `locator_assertions.to_be_editable()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isEditable"

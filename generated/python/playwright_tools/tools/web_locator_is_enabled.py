@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorIsEnabled:
     """Returns whether the element is enabled.
 
-    Note: If you need to assert that an element is enabled, prefer `expect(locator).to_be_enabled()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert that an element is enabled, prefer `locator_assertions.to_be_enabled()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isEnabled"

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorIsVisible:
     """Returns whether the element is visible.
 
-    Note: If you need to assert that element is visible, prefer `expect(locator).to_be_visible()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert that element is visible, prefer `locator_assertions.to_be_visible()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_isVisible"
@@ -28,7 +28,12 @@ class WebLocatorIsVisible:
                 "type": "string",
                 "description": "A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned.",
             },
-            "timeout": {"type": "number", "minimum": 0, "maximum": 300000},
+            "timeout": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 300000,
+                "description": "Deprecated: This option is ignored. `web_locator_isVisible` does not wait for the element to become visible and returns immediately.",
+            },
         },
         "required": ["selector"],
         "additionalProperties": False,
@@ -38,6 +43,7 @@ class WebLocatorIsVisible:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     timeout: float | None = None
+    """Deprecated: This option is ignored. `web_locator_isVisible` does not wait for the element to become visible and returns immediately."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebLocatorIsVisible:

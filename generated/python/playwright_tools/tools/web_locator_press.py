@@ -35,7 +35,10 @@ class WebLocatorPress:
                 "maximum": 10000,
                 "description": "Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.",
+            },
             "timeout": {
                 "type": "number",
                 "minimum": 0,
@@ -57,6 +60,7 @@ class WebLocatorPress:
     """Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0."""
 
     noWaitAfter: bool | None = None
+    """Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future."""
 
     timeout: float | None = None
     """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

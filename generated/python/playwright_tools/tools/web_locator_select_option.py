@@ -42,18 +42,9 @@ class WebLocatorSelectOption:
                         "type": "object",
                         "title": "SelectOption",
                         "properties": {
-                            "index": {
-                                "type": "integer",
-                                "description": "Matches by the index. Optional.",
-                            },
-                            "label": {
-                                "type": "string",
-                                "description": "Matches by `option.label`. Optional.",
-                            },
-                            "value": {
-                                "type": "string",
-                                "description": "Matches by `option.value`. Optional.",
-                            },
+                            "index": {"type": "integer"},
+                            "label": {"type": "string"},
+                            "value": {"type": "string"},
                         },
                         "required": [],
                         "additionalProperties": False,
@@ -64,18 +55,9 @@ class WebLocatorSelectOption:
                             "type": "object",
                             "title": "SelectOption",
                             "properties": {
-                                "index": {
-                                    "type": "integer",
-                                    "description": "Matches by the index. Optional.",
-                                },
-                                "label": {
-                                    "type": "string",
-                                    "description": "Matches by `option.label`. Optional.",
-                                },
-                                "value": {
-                                    "type": "string",
-                                    "description": "Matches by `option.value`. Optional.",
-                                },
+                                "index": {"type": "integer"},
+                                "label": {"type": "string"},
+                                "value": {"type": "string"},
                             },
                             "required": [],
                             "additionalProperties": False,
@@ -84,13 +66,16 @@ class WebLocatorSelectOption:
                     {"type": "string"},
                     {"type": "array", "items": {"type": "string"}},
                 ],
-                "description": "Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.",
+                "description": "Options to select by value. If the `<select>` has the `multiple` attribute, all given options are selected, otherwise only the first option matching one of the passed options is selected. Optional.",
             },
             "force": {
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "timeout": {
                 "type": "number",
                 "minimum": 0,
@@ -106,12 +91,13 @@ class WebLocatorSelectOption:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     values: SelectOption | list[SelectOption] | str | list[str]
-    """Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match."""
+    """Options to select by value. If the `<select>` has the `multiple` attribute, all given options are selected, otherwise only the first option matching one of the passed options is selected. Optional."""
 
     force: bool | None = None
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     timeout: float | None = None
     """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

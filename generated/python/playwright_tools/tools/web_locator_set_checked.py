@@ -36,7 +36,10 @@ class WebLocatorSetChecked:
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -75,6 +78,7 @@ class WebLocatorSetChecked:
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

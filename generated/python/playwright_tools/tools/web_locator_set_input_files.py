@@ -32,13 +32,9 @@ class WebLocatorSetInputFiles:
                         "type": "object",
                         "title": "FilePayload",
                         "properties": {
-                            "buffer": {
-                                "type": "string",
-                                "contentEncoding": "base64",
-                                "description": "File content",
-                            },
-                            "mimeType": {"type": "string", "description": "File type"},
-                            "name": {"type": "string", "description": "File name"},
+                            "buffer": {"type": "string", "contentEncoding": "base64"},
+                            "mimeType": {"type": "string"},
+                            "name": {"type": "string"},
                         },
                         "required": ["buffer", "mimeType", "name"],
                         "additionalProperties": False,
@@ -49,13 +45,9 @@ class WebLocatorSetInputFiles:
                             "type": "object",
                             "title": "FilePayload",
                             "properties": {
-                                "buffer": {
-                                    "type": "string",
-                                    "contentEncoding": "base64",
-                                    "description": "File content",
-                                },
-                                "mimeType": {"type": "string", "description": "File type"},
-                                "name": {"type": "string", "description": "File name"},
+                                "buffer": {"type": "string", "contentEncoding": "base64"},
+                                "mimeType": {"type": "string"},
+                                "name": {"type": "string"},
                             },
                             "required": ["buffer", "mimeType", "name"],
                             "additionalProperties": False,
@@ -63,7 +55,10 @@ class WebLocatorSetInputFiles:
                     },
                 ]
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "timeout": {
                 "type": "number",
                 "minimum": 0,
@@ -81,6 +76,7 @@ class WebLocatorSetInputFiles:
     files: FilePayload | list[FilePayload]
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     timeout: float | None = None
     """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebLocatorTextContent:
     """Returns the `node.textContent`.
 
-    Note: If you need to assert text on the page, prefer `expect(locator).to_have_text()` to avoid flakiness. See assertions guide for more details.
+    Note: If you need to assert text on the page, prefer `locator_assertions.to_have_text()` to avoid flakiness. See assertions guide for more details.
     """
 
     tool_name: ClassVar[str] = "web_locator_textContent"

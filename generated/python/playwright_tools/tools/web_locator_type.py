@@ -34,7 +34,10 @@ class WebLocatorType:
                 "maximum": 10000,
                 "description": "Time to wait between key presses in milliseconds. Defaults to 0.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "timeout": {
                 "type": "number",
                 "minimum": 0,
@@ -56,6 +59,7 @@ class WebLocatorType:
     """Time to wait between key presses in milliseconds. Defaults to 0."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     timeout: float | None = None
     """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

@@ -32,7 +32,10 @@ class WebLocatorUncheck:
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -68,6 +71,7 @@ class WebLocatorUncheck:
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

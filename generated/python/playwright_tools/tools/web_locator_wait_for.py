@@ -31,7 +31,7 @@ class WebLocatorWaitFor:
             "state": {
                 "type": "string",
                 "enum": ["attached", "detached", "visible", "hidden"],
-                "description": 'Defaults to `"visible"`. Can be either:\n\n- `"attached"` - wait for element to be present in DOM.\n- `"detached"` - wait for element to not be present in DOM.\n- `"visible"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.\n- `"hidden"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `"visible"` option.',
+                "description": "Defaults to `'visible'`. Can be either:\n\n- `'attached'` - wait for element to be present in DOM.\n- `'detached'` - wait for element to not be present in DOM.\n- `'visible'` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.\n- `'hidden'` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `'visible'` option.",
             },
             "timeout": {
                 "type": "number",
@@ -48,12 +48,12 @@ class WebLocatorWaitFor:
     """A selector that locates the element(s) to act on, as `page.locator(selector)` takes it, or a selector handle that a web_getBy*, web_locator* or web_frameLocator tool returned."""
 
     state: Literal["attached", "detached", "visible", "hidden"] | None = None
-    """Defaults to `\"visible\"`. Can be either:
+    """Defaults to `'visible'`. Can be either:
 
-- `\"attached\"` - wait for element to be present in DOM.
-- `\"detached\"` - wait for element to not be present in DOM.
-- `\"visible\"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
-- `\"hidden\"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `\"visible\"` option."""
+- `'attached'` - wait for element to be present in DOM.
+- `'detached'` - wait for element to not be present in DOM.
+- `'visible'` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
+- `'hidden'` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `'visible'` option."""
 
     timeout: float | None = None
     """Maximum time in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

@@ -24,7 +24,7 @@ class WebNavigate:
     - the remote server does not respond or is unreachable.
     - the main resource failed to load.
 
-    The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 \"Not Found\" and 500 \"Internal Server Error\". The status code for such responses can be retrieved by calling `response.status`.
+    The method will not throw an error when any valid HTTP status code is returned by the remote server, including 404 \"Not Found\" and 500 \"Internal Server Error\". The status code for such responses can be retrieved by calling `response.status()`.
 
     Note: The method either throws an error or returns a main resource response. The only exceptions are navigation to `about:blank` or navigation to the same URL with a different hash, which would succeed and return `null`.
 
@@ -54,7 +54,7 @@ class WebNavigate:
             "waitUntil": {
                 "type": "string",
                 "enum": ["load", "domcontentloaded", "networkidle", "commit"],
-                "description": 'When to consider operation succeeded, defaults to `load`. Events can be either:\n\n- `"domcontentloaded"` - consider operation to be finished when the `DOMContentLoaded` event is fired.\n- `"load"` - consider operation to be finished when the `load` event is fired.\n- `"networkidle"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don\'t use this method for testing, rely on web assertions to assess readiness instead.\n- `"commit"` - consider operation to be finished when network response is received and the document started loading.',
+                "description": "When to consider operation succeeded, defaults to `load`. Events can be either:\n\n- `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.\n- `'load'` - consider operation to be finished when the `load` event is fired.\n- `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.\n- `'commit'` - consider operation to be finished when network response is received and the document started loading.",
             },
         },
         "required": ["url"],
@@ -73,10 +73,10 @@ class WebNavigate:
     waitUntil: Literal["load", "domcontentloaded", "networkidle", "commit"] | None = None
     """When to consider operation succeeded, defaults to `load`. Events can be either:
 
-- `\"domcontentloaded\"` - consider operation to be finished when the `DOMContentLoaded` event is fired.
-- `\"load\"` - consider operation to be finished when the `load` event is fired.
-- `\"networkidle\"` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
-- `\"commit\"` - consider operation to be finished when network response is received and the document started loading."""
+- `'domcontentloaded'` - consider operation to be finished when the `DOMContentLoaded` event is fired.
+- `'load'` - consider operation to be finished when the `load` event is fired.
+- `'networkidle'` - **DISCOURAGED** consider operation to be finished when there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.
+- `'commit'` - consider operation to be finished when network response is received and the document started loading."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebNavigate:

@@ -44,7 +44,7 @@ class WebPdf:
             },
             "headerTemplate": {
                 "type": "string",
-                "description": 'HTML template for the print header. Should be valid HTML markup with following classes used to inject printing values into them:\n\n- `"date"` formatted print date\n- `"title"` document title\n- `"url"` document location\n- `"pageNumber"` current page number\n- `"totalPages"` total pages in the document',
+                "description": "HTML template for the print header. Should be valid HTML markup with following classes used to inject printing values into them:\n\n- `'date'` formatted print date\n- `'title'` document title\n- `'url'` document location\n- `'pageNumber'` current page number\n- `'totalPages'` total pages in the document",
             },
             "height": {
                 "type": "string",
@@ -58,22 +58,10 @@ class WebPdf:
                 "type": "object",
                 "title": "Margin",
                 "properties": {
-                    "bottom": {
-                        "type": "string",
-                        "description": "Bottom margin, accepts values labeled with units. Defaults to `0`.",
-                    },
-                    "left": {
-                        "type": "string",
-                        "description": "Left margin, accepts values labeled with units. Defaults to `0`.",
-                    },
-                    "right": {
-                        "type": "string",
-                        "description": "Right margin, accepts values labeled with units. Defaults to `0`.",
-                    },
-                    "top": {
-                        "type": "string",
-                        "description": "Top margin, accepts values labeled with units. Defaults to `0`.",
-                    },
+                    "bottom": {"type": "string"},
+                    "left": {"type": "string"},
+                    "right": {"type": "string"},
+                    "top": {"type": "string"},
                 },
                 "required": [],
                 "additionalProperties": False,
@@ -126,11 +114,11 @@ class WebPdf:
     headerTemplate: str | None = None
     """HTML template for the print header. Should be valid HTML markup with following classes used to inject printing values into them:
 
-- `\"date\"` formatted print date
-- `\"title\"` document title
-- `\"url\"` document location
-- `\"pageNumber\"` current page number
-- `\"totalPages\"` total pages in the document"""
+- `'date'` formatted print date
+- `'title'` document title
+- `'url'` document location
+- `'pageNumber'` current page number
+- `'totalPages'` total pages in the document"""
 
     height: str | None = None
     """Paper height, accepts values labeled with units."""

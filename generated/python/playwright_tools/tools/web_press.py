@@ -48,7 +48,10 @@ class WebPress:
                 "maximum": 10000,
                 "description": "Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future.",
+            },
             "strict": {
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
@@ -74,6 +77,7 @@ class WebPress:
     """Time to wait between `keydown` and `keyup` in milliseconds. Defaults to 0."""
 
     noWaitAfter: bool | None = None
+    """Actions that initiate navigations are waiting for these navigations to happen and for pages to start loading. You can opt out of waiting via setting this flag. You would only need this option in the exceptional cases such as navigating to inaccessible pages. Defaults to `false`. Deprecated: This option will default to `true` in the future."""
 
     strict: bool | None = None
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""

@@ -16,7 +16,7 @@ from playwright_tools._types import JsonValue
 class WebRequestGC:
     """Request the page to perform garbage collection. Note that there is no guarantee that all unreachable objects will be collected.
 
-    This is useful to help detect memory leaks. For example, if your page has a large object `\"suspect\"` that might be leaked, you can check that it does not leak by using a `WeakRef`.
+    This is useful to help detect memory leaks. For example, if your page has a large object `'suspect'` that might be leaked, you can check that it does not leak by using a `WeakRef`.
     """
 
     tool_name: ClassVar[str] = "web_requestGC"

@@ -39,16 +39,10 @@ class WebScreenshot:
                 "type": "object",
                 "title": "Clip",
                 "properties": {
-                    "height": {"type": "number", "description": "height of clipping area"},
-                    "width": {"type": "number", "description": "width of clipping area"},
-                    "x": {
-                        "type": "number",
-                        "description": "x-coordinate of top-left corner of clip area",
-                    },
-                    "y": {
-                        "type": "number",
-                        "description": "y-coordinate of top-left corner of clip area",
-                    },
+                    "height": {"type": "number"},
+                    "width": {"type": "number"},
+                    "x": {"type": "number"},
+                    "y": {"type": "number"},
                 },
                 "required": ["height", "width", "x", "y"],
                 "additionalProperties": False,

@@ -38,18 +38,9 @@ class WebSelectOption:
                         "type": "object",
                         "title": "SelectOption",
                         "properties": {
-                            "index": {
-                                "type": "integer",
-                                "description": "Matches by the index. Optional.",
-                            },
-                            "label": {
-                                "type": "string",
-                                "description": "Matches by `option.label`. Optional.",
-                            },
-                            "value": {
-                                "type": "string",
-                                "description": "Matches by `option.value`. Optional.",
-                            },
+                            "index": {"type": "integer"},
+                            "label": {"type": "string"},
+                            "value": {"type": "string"},
                         },
                         "required": [],
                         "additionalProperties": False,
@@ -60,18 +51,9 @@ class WebSelectOption:
                             "type": "object",
                             "title": "SelectOption",
                             "properties": {
-                                "index": {
-                                    "type": "integer",
-                                    "description": "Matches by the index. Optional.",
-                                },
-                                "label": {
-                                    "type": "string",
-                                    "description": "Matches by `option.label`. Optional.",
-                                },
-                                "value": {
-                                    "type": "string",
-                                    "description": "Matches by `option.value`. Optional.",
-                                },
+                                "index": {"type": "integer"},
+                                "label": {"type": "string"},
+                                "value": {"type": "string"},
                             },
                             "required": [],
                             "additionalProperties": False,
@@ -80,13 +62,16 @@ class WebSelectOption:
                     {"type": "string"},
                     {"type": "array", "items": {"type": "string"}},
                 ],
-                "description": "Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match.",
+                "description": "Options to select by value. If the `<select>` has the `multiple` attribute, all given options are selected, otherwise only the first option matching one of the passed options is selected. Optional.",
             },
             "force": {
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "strict": {
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
@@ -106,12 +91,13 @@ class WebSelectOption:
     """A selector to search for an element. If there are multiple elements satisfying the selector, the first will be used."""
 
     values: SelectOption | list[SelectOption] | str | list[str]
-    """Options to select. If the `<select>` has the `multiple` attribute, all matching options are selected, otherwise only the first option matching one of the passed options is selected. String values are matching both values and labels. Option is considered matching if all specified properties match."""
+    """Options to select by value. If the `<select>` has the `multiple` attribute, all given options are selected, otherwise only the first option matching one of the passed options is selected. Optional."""
 
     force: bool | None = None
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     strict: bool | None = None
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""

@@ -19,13 +19,13 @@ if TYPE_CHECKING:
 class WebSetChecked:
     """This method checks or unchecks an element matching `selector` by performing the following steps:
 
-    - Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
-    - Ensure that matched element is a checkbox or a radio input. If not, this method throws.
-    - If the element already has the right checked state, this method returns immediately.
-    - Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
-    - Scroll the element into view if needed.
-    - Use `page.mouse` to click in the center of the element.
-    - Ensure that the element is now checked or unchecked. If not, this method throws.
+    1. Find an element matching `selector`. If there is none, wait until a matching element is attached to the DOM.
+    2. Ensure that matched element is a checkbox or a radio input. If not, this method throws.
+    3. If the element already has the right checked state, this method returns immediately.
+    4. Wait for actionability checks on the matched element, unless `force` option is set. If the element is detached during the checks, the whole action is retried.
+    5. Scroll the element into view if needed.
+    6. Use `page.mouse` to click in the center of the element.
+    7. Ensure that the element is now checked or unchecked. If not, this method throws.
 
     When all steps combined have not finished during the specified `timeout`, this method throws a `TimeoutError`. Passing zero timeout disables this.
     """
@@ -47,7 +47,10 @@ class WebSetChecked:
                 "type": "boolean",
                 "description": "Whether to bypass the actionability checks. Defaults to `false`.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "position": {
                 "type": "object",
                 "title": "Position",
@@ -90,6 +93,7 @@ class WebSetChecked:
     """Whether to bypass the actionability checks. Defaults to `false`."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     position: Position | None = None
     """A point to use relative to the top-left corner of element padding box. If not specified, uses some visible point of the element."""

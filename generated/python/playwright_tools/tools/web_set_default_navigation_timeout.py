@@ -21,7 +21,7 @@ class WebSetDefaultNavigationTimeout:
     - `web_navigate`
     - `web_reload`
     - `web_setContent`
-    - `page.wait_for_navigation()`
+    - `page.expect_navigation()`
     - `web_waitForURL`
 
     Note: `web_setDefaultNavigationTimeout` takes priority over `web_setDefaultTimeout`, `web_context_setDefaultTimeout` and `web_context_setDefaultNavigationTimeout`.

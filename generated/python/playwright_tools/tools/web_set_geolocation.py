@@ -30,18 +30,9 @@ class WebSetGeolocation:
                         "type": "object",
                         "title": "Geolocation",
                         "properties": {
-                            "accuracy": {
-                                "type": "number",
-                                "description": "Non-negative accuracy value. Defaults to `0`.",
-                            },
-                            "latitude": {
-                                "type": "number",
-                                "description": "Latitude between -90 and 90.",
-                            },
-                            "longitude": {
-                                "type": "number",
-                                "description": "Longitude between -180 and 180.",
-                            },
+                            "accuracy": {"type": "number"},
+                            "latitude": {"type": "number"},
+                            "longitude": {"type": "number"},
                         },
                         "required": ["latitude", "longitude"],
                         "additionalProperties": False,

@@ -35,13 +35,9 @@ class WebSetInputFiles:
                         "type": "object",
                         "title": "FilePayload",
                         "properties": {
-                            "buffer": {
-                                "type": "string",
-                                "contentEncoding": "base64",
-                                "description": "File content",
-                            },
-                            "mimeType": {"type": "string", "description": "File type"},
-                            "name": {"type": "string", "description": "File name"},
+                            "buffer": {"type": "string", "contentEncoding": "base64"},
+                            "mimeType": {"type": "string"},
+                            "name": {"type": "string"},
                         },
                         "required": ["buffer", "mimeType", "name"],
                         "additionalProperties": False,
@@ -52,13 +48,9 @@ class WebSetInputFiles:
                             "type": "object",
                             "title": "FilePayload",
                             "properties": {
-                                "buffer": {
-                                    "type": "string",
-                                    "contentEncoding": "base64",
-                                    "description": "File content",
-                                },
-                                "mimeType": {"type": "string", "description": "File type"},
-                                "name": {"type": "string", "description": "File name"},
+                                "buffer": {"type": "string", "contentEncoding": "base64"},
+                                "mimeType": {"type": "string"},
+                                "name": {"type": "string"},
                             },
                             "required": ["buffer", "mimeType", "name"],
                             "additionalProperties": False,
@@ -66,7 +58,10 @@ class WebSetInputFiles:
                     },
                 ]
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "strict": {
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
@@ -88,6 +83,7 @@ class WebSetInputFiles:
     files: FilePayload | list[FilePayload]
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     strict: bool | None = None
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""

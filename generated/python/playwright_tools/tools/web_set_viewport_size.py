@@ -24,28 +24,16 @@ class WebSetViewportSize:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
-            "width": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 16384,
-                "description": "Page width in pixels.",
-            },
-            "height": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 16384,
-                "description": "Page height in pixels.",
-            },
+            "width": {"type": "integer", "minimum": 1, "maximum": 16384},
+            "height": {"type": "integer", "minimum": 1, "maximum": 16384},
         },
         "required": ["width", "height"],
         "additionalProperties": False,
     }
 
     width: int
-    """Page width in pixels."""
 
     height: int
-    """Page height in pixels."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebSetViewportSize:

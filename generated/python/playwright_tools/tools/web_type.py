@@ -34,7 +34,10 @@ class WebType:
                 "maximum": 10000,
                 "description": "Time to wait between key presses in milliseconds. Defaults to 0.",
             },
-            "noWaitAfter": {"type": "boolean"},
+            "noWaitAfter": {
+                "type": "boolean",
+                "description": "This option has no effect. Deprecated: This option has no effect.",
+            },
             "strict": {
                 "type": "boolean",
                 "description": "When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception.",
@@ -60,6 +63,7 @@ class WebType:
     """Time to wait between key presses in milliseconds. Defaults to 0."""
 
     noWaitAfter: bool | None = None
+    """This option has no effect. Deprecated: This option has no effect."""
 
     strict: bool | None = None
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""

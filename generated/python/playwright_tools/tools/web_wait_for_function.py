@@ -30,7 +30,7 @@ class WebWaitForFunction:
             "arg": {"description": "Optional argument to pass to `expression`."},
             "polling": {
                 "anyOf": [{"type": "number"}, {"type": "string", "enum": ["raf"]}],
-                "description": "If specified, then it is treated as an interval in milliseconds at which the function would be executed. By default if the option is not specified `expression` is executed in `requestAnimationFrame` callback.",
+                "description": "If `polling` is `'raf'`, then `expression` is constantly executed in `requestAnimationFrame` callback. If `polling` is a number, then it is treated as an interval in milliseconds at which the function would be executed. Defaults to `raf`.",
             },
             "timeout": {
                 "type": "number",
@@ -50,7 +50,7 @@ class WebWaitForFunction:
     """Optional argument to pass to `expression`."""
 
     polling: float | Literal["raf"] | None = None
-    """If specified, then it is treated as an interval in milliseconds at which the function would be executed. By default if the option is not specified `expression` is executed in `requestAnimationFrame` callback."""
+    """If `polling` is `'raf'`, then `expression` is constantly executed in `requestAnimationFrame` callback. If `polling` is a number, then it is treated as an interval in milliseconds at which the function would be executed. Defaults to `raf`."""
 
     timeout: float | None = None
     """Maximum time to wait for in milliseconds. Defaults to `30000` (30 seconds). Pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultTimeout` or `web_setDefaultTimeout` methods."""

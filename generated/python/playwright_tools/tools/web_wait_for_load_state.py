@@ -29,7 +29,7 @@ class WebWaitForLoadState:
             "state": {
                 "type": "string",
                 "enum": ["load", "domcontentloaded", "networkidle"],
-                "description": 'Optional load state to wait for, defaults to `load`. If the state has been already reached while loading current document, the method resolves immediately. Can be one of:\n\n- `"load"` - wait for the `load` event to be fired.\n- `"domcontentloaded"` - wait for the `DOMContentLoaded` event to be fired.\n- `"networkidle"` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don\'t use this method for testing, rely on web assertions to assess readiness instead.',
+                "description": "Optional load state to wait for, defaults to `load`. If the state has been already reached while loading current document, the method resolves immediately. Can be one of:\n\n- `'load'` - wait for the `load` event to be fired.\n- `'domcontentloaded'` - wait for the `DOMContentLoaded` event to be fired.\n- `'networkidle'` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead.",
             },
             "timeout": {
                 "type": "number",
@@ -45,9 +45,9 @@ class WebWaitForLoadState:
     state: Literal["load", "domcontentloaded", "networkidle"] | None = None
     """Optional load state to wait for, defaults to `load`. If the state has been already reached while loading current document, the method resolves immediately. Can be one of:
 
-- `\"load\"` - wait for the `load` event to be fired.
-- `\"domcontentloaded\"` - wait for the `DOMContentLoaded` event to be fired.
-- `\"networkidle\"` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead."""
+- `'load'` - wait for the `load` event to be fired.
+- `'domcontentloaded'` - wait for the `DOMContentLoaded` event to be fired.
+- `'networkidle'` - **DISCOURAGED** wait until there are no network connections for at least `500` ms. Don't use this method for testing, rely on web assertions to assess readiness instead."""
 
     timeout: float | None = None
     """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods."""

@@ -31,7 +31,7 @@ class WebWaitForSelector:
             "state": {
                 "type": "string",
                 "enum": ["attached", "detached", "visible", "hidden"],
-                "description": 'Defaults to `"visible"`. Can be either:\n\n- `"attached"` - wait for element to be present in DOM.\n- `"detached"` - wait for element to not be present in DOM.\n- `"visible"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.\n- `"hidden"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `"visible"` option.',
+                "description": "Defaults to `'visible'`. Can be either:\n\n- `'attached'` - wait for element to be present in DOM.\n- `'detached'` - wait for element to not be present in DOM.\n- `'visible'` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.\n- `'hidden'` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `'visible'` option.",
             },
             "strict": {
                 "type": "boolean",
@@ -52,12 +52,12 @@ class WebWaitForSelector:
     """A selector to query for."""
 
     state: Literal["attached", "detached", "visible", "hidden"] | None = None
-    """Defaults to `\"visible\"`. Can be either:
+    """Defaults to `'visible'`. Can be either:
 
-- `\"attached\"` - wait for element to be present in DOM.
-- `\"detached\"` - wait for element to not be present in DOM.
-- `\"visible\"` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
-- `\"hidden\"` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `\"visible\"` option."""
+- `'attached'` - wait for element to be present in DOM.
+- `'detached'` - wait for element to not be present in DOM.
+- `'visible'` - wait for element to have non-empty bounding box and no `visibility:hidden`. Note that element without any content or with `display:none` has an empty bounding box and is not considered visible.
+- `'hidden'` - wait for element to be either detached from DOM, or have an empty bounding box or `visibility:hidden`. This is opposite to the `'visible'` option."""
 
     strict: bool | None = None
     """When true, the call requires selector to resolve to a single element. If given selector resolves to more than one element, the call throws an exception."""
