@@ -215,7 +215,9 @@ def _bump(args: argparse.Namespace, root: Path, python: Path, old: str, new: str
             path = root / pin.path
             if path.name == "allowlist.yaml":
                 path = args.allowlist.resolve()
-            text = texts.get(path, path.read_text(encoding="utf-8") if path.exists() else "")
+            elif not path.exists():
+                continue  # a project without npm packages (or without a pyproject) has no such pin
+            text = texts.get(path, path.read_text(encoding="utf-8"))
             texts[path] = repin(text, pin, old, new)
         for path, text in texts.items():
             transaction.write(path, text)

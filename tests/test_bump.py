@@ -1,0 +1,147 @@
+"""`python -m generator bump`: pins moved together, refusals that change nothing, a failed or
+interrupted bump rolled back, and `--list`'s verdicts."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import PINNED, REPO
+
+from generator import bump
+from generator.cli import main
+from generator.diagnostics import GeneratorError
+from generator.releases import Release, table
+
+PYPROJECT = '[project]\ndependencies = [\n    "black==26.10.1",\n    "playwright=={v}",\n]\n'
+PACKAGE = '{{\n  "devDependencies": {{\n    "@playwright/test": "{v}",\n    "playwright-core": "{v}"\n  }}\n}}\n'
+
+
+def _project(root: Path, version: str, package: bool = False) -> Path:
+    """A small project pinned at `version`: allowlist, pyproject, optionally package.json, a
+    generated folder with one file, and a .venv whose python is this interpreter."""
+    root.mkdir()
+    (root / "allowlist.yaml").write_text(
+        f"# pinned\nplaywright: {version}  # the Java version\ntools:\n  - method: page.title\n"
+    )
+    (root / "pyproject.toml").write_text(PYPROJECT.format(v=version))
+    if package:
+        (root / "package.json").write_text(PACKAGE.format(v=version))
+    (root / "generated").mkdir()
+    (root / "generated" / "a.txt").write_text("old output\n")
+    (root / ".venv" / "bin").mkdir(parents=True)
+    (root / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    return root
+
+
+def _texts(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): p.read_text()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".venv" not in p.parts
+    }
+
+
+def test_repin_moves_every_pin_and_keeps_the_rest() -> None:
+    text = PACKAGE.format(v="1.2.0")
+    for pin in bump.PINS[2:]:
+        text = bump.repin(text, pin, "1.2.0", "1.3.0")
+    assert text == PACKAGE.format(v="1.3.0")
+    allowlist = "playwright: 1.2.0  # Java\ntools: []\n"
+    assert bump.repin(allowlist, bump.PINS[0], "1.2.0", "1.3.0") == (
+        "playwright: 1.3.0  # Java\ntools: []\n"
+    )
+
+
+def test_repin_refuses_files_that_disagree_naming_the_file() -> None:
+    with pytest.raises(GeneratorError) as raised:
+        bump.repin(PYPROJECT.format(v="1.1.0"), bump.PINS[1], "1.2.0", "1.3.0")
+    assert str(raised.value).startswith("pyproject.toml pins Playwright 1.1.0, but the allowlist")
+    with pytest.raises(GeneratorError, match=r"pyproject\.toml: no pin of Playwright found"):
+        bump.repin("[project]\n", bump.PINS[1], "1.2.0", "1.3.0")
+    # An optional pin that is absent is left alone.
+    assert bump.repin("{}\n", bump.PINS[3], "1.2.0", "1.3.0") == "{}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["bump"], "name the release to move to"),
+        (["bump", "1.x"], "'1.x' is not a Playwright version"),
+        (["bump", PINNED], f"the project already pins Playwright {PINNED}"),
+        (["bump", "--list", "9.9.9"], "give either --list or a VERSION"),
+    ],
+)
+def test_refusals_name_the_fix(
+    argv: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(REPO)
+    before = (REPO / "allowlist.yaml").read_text()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert (REPO / "allowlist.yaml").read_text() == before
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, GeneratorError])
+def test_a_failed_or_interrupted_bump_puts_everything_back(
+    stop: type[BaseException], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path / "project", "1.2.0")
+    before = _texts(root)
+    installs: list[str] = []
+
+    def pip_install(python: Path, where: Path, version: str) -> None:
+        installs.append(version)
+        if version == "1.3.0":
+            # The pins are already moved when the install runs: the rollback must undo them.
+            assert "playwright: 1.3.0" in (root / "allowlist.yaml").read_text()
+            (root / "generated" / "a.txt").write_text("half-written\n")
+            raise stop("pip install failed")
+
+    monkeypatch.setattr(bump, "_pip_install", pip_install)
+    args = bump.bump_parser().parse_args(["1.3.0", "--allowlist", str(root / "allowlist.yaml")])
+    monkeypatch.chdir(root)
+    with pytest.raises(GeneratorError) as raised:
+        bump._bump(args, root, root / ".venv/bin/python", "1.2.0", "1.3.0")
+    words = "was interrupted" if stop is KeyboardInterrupt else "failed, and everything is back"
+    assert words in str(raised.value)
+    assert installs == ["1.3.0", "1.2.0"]  # the old package is installed again
+    assert _texts(root) == before
+
+
+def test_the_list_says_what_is_missing_and_what_can_be_bumped_to() -> None:
+    releases = [
+        Release("1.63.0", True, True, True, False, False, True),
+        Release("1.64.0", True, False, False, False, False, True),
+        Release("1.65.2", True, False, False, False, False, False),
+    ]
+    text = table("1.62.0", releases)
+    rows = text.splitlines()
+    assert rows[0] == "Pinned: Playwright 1.62.0. Releases after it:"
+    assert rows[3].startswith(
+        "1.63.0    yes    yes  yes  no          no       yes  yes (no sources JAR"
+    )
+    assert rows[4].endswith("no: no Java JAR")
+    assert rows[5].endswith("no: no Java JAR, no npm's playwright-core")
+    assert rows[-1] == "Can be bumped to: 1.63.0 (`python -m generator bump 1.63.0`)"
+    assert table("1.65.2", []).splitlines()[-1] == "Can be bumped to: none yet"
+
+
+def test_an_unpublished_release_is_refused_and_nothing_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A release whose Java JAR Maven does not serve (a real look-up through pip, npm and mvn)."""
+    root = _project(tmp_path / "project", PINNED)
+    before = _texts(root)
+    monkeypatch.chdir(root)
+    status = main(["bump", "0.0.0", "--allowlist", str(root / "allowlist.yaml")])
+    err = capsys.readouterr().err
+    assert status == 3, err
+    assert "Playwright 0.0.0 cannot be bumped to: the Python wheel, the Java JAR" in err
+    assert "Nothing was changed." in err
+    assert _texts(root) == before
