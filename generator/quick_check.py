@@ -131,7 +131,7 @@ def answer(argv: Sequence[str]) -> int | None:
     this exact run up to date; None when it does not (the full run then decides)."""
     started = time.perf_counter()
     options = parse(argv)
-    shown = options.get("--out", "generated") if options else ""
+    shown = options.get("--out", "generated") if options is not None else ""
     if options is None or not shown.strip() or ".." in shown.split(os.sep):
         return None
     try:

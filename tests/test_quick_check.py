@@ -122,3 +122,26 @@ def test_a_damaged_stamp_or_a_held_lock_is_no_answer(
 def test_options_it_does_not_know_go_to_the_cli(stamped: tuple[Path, Path, Path]) -> None:
     for extra in (["--no-cache"], ["--debug"], ["--lock-timeout", "5"], ["--no-such-option"]):
         assert not _answered_quickly(_run(*stamped, *extra)), extra
+
+
+def test_the_readme_command_without_options_is_answered(tmp_path: Path) -> None:
+    """`python -m generator` with no option at all (the README's command, run in the folder that
+    holds allowlist.yaml and generated/) is answered too: its options are empty, not absent."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(REPO / "allowlist.yaml", project / "allowlist.yaml")
+    env = {**os.environ, "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "cache")}
+    command = [sys.executable, "-X", "importtime", "-m", "generator"]
+    # The project's own modules on the path, as the editable install puts them for the README's run.
+    env["PYTHONPATH"] = str(REPO)
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            command, cwd=project, env=env, capture_output=True, text=True, check=False
+        )
+
+    first = run()
+    assert first.returncode == 0 and not _answered_quickly(first), first.stderr
+    second = run()
+    assert _answered_quickly(second), second.stderr
+    assert second.stdout.startswith("generated is up to date (inputs unchanged;")
