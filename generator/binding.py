@@ -12,6 +12,7 @@ from generator.allowlist import Allowlist, AllowlistEntry
 from generator.diagnostics import Diagnostics
 from generator.ir import Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
+from generator.java_objects import JavaObjects
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
 from generator.model_text import ModelText
 from generator.names import ToolName, python_member
@@ -53,6 +54,7 @@ class Binder:
         self.lowerer = lowerer or Lowerer(java, enum_wire_values(python))
         self.merger = OverloadMerger(java, self.lowerer, diagnostics)
         self.python = PythonBinder(python, diagnostics)
+        self.java_objects = JavaObjects(java, self.lowerer)
 
     def with_diagnostics(self, diagnostics: Diagnostics) -> Binder:
         """The same binder reporting elsewhere (the surface report probes with scratch diagnostics)."""
@@ -182,6 +184,8 @@ class Binder:
             result_shape=result.shape,
             result_note=result.note,
             source=entry.location,
+            java_objects=self.java_objects.of_params(binding.params),
+            java_options=self.java_objects.of_options(merged.kept),
         )
 
     def _refuse(
