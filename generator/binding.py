@@ -13,6 +13,7 @@ from generator.allowlist import Allowlist, AllowlistEntry
 from generator.diagnostics import Diagnostics
 from generator.ir import CallArgument, DescriptionFrom, Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
+from generator.java_objects import JavaObjects
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
 from generator.model_text import ModelText
 from generator.names import ToolName, python_member, snake_case
@@ -113,6 +114,7 @@ class Binder:
         self.lowerer = lowerer or Lowerer(java, enum_wire_values(python))
         self.merger = OverloadMerger(java, self.lowerer, diagnostics)
         self.python = PythonBinder(python, diagnostics)
+        self.java_objects = JavaObjects(java, self.lowerer)
 
     def with_diagnostics(self, diagnostics: Diagnostics) -> Binder:
         """The same binder reporting elsewhere (the surface report probes with scratch diagnostics)."""
@@ -249,6 +251,8 @@ class Binder:
             result_shape=result.shape,
             result_note=result.note,
             source=entry.location,
+            java_objects=self.java_objects.of_params(binding.params),
+            java_options=self.java_objects.of_options(merged.kept),
         )
 
     def _refuse(

@@ -78,13 +78,54 @@ class ResultShape:
 
 
 @dataclass(frozen=True)
+class JavaArgument:
+    """A value a Java member takes: the JSON field `wire_name`, as the Java parameter type
+    `java_type` (as a signature spells it: `double`, `Position`, `List<Cookie>`, `byte[]`) whose
+    JSON form is `type`."""
+
+    wire_name: str
+    java_type: str
+    type: TypeNode
+
+
+@dataclass(frozen=True)
+class JavaSetter:
+    """The one-argument setter `method` (`setUrl`) that gives a Java object its field `argument`."""
+
+    method: str
+    argument: JavaArgument
+
+
+@dataclass(frozen=True)
+class JavaObject:
+    """How a JSON object becomes the Java object that Playwright takes, as reflected from the JAR.
+
+    `name` is the `ObjectOf` it builds (`Position`), or for a tool's `*Options` argument that
+    class as signatures spell it (`Page.ClickOptions`); `java_class` is the class as source code
+    names it (`com.microsoft.playwright.options.Position`). The object is made by the public
+    constructor whose parameters are `constructor`, in order (`Position(x, y)`, `Margin()`), then
+    each field that is given and not a constructor argument is set by one of `setters` (a field may
+    have several, one per Java type: `setDomain(String)`). `constructor` is None when no public
+    constructor takes exactly the object's required fields; a field with neither is missing
+    from `setters` (no setter is public).
+    """
+
+    name: str
+    java_class: str
+    constructor: tuple[JavaArgument, ...] | None
+    setters: tuple[JavaSetter, ...]
+
+
+@dataclass(frozen=True)
 class Tool:
     """A tool ready to render. Parameters are in call order; names are unique within the tool.
 
     `java_signatures` lists the overloads merged into it, `python_method` is the snake_case member
     of `target.receiver` (a property when `python_is_property`, read rather than called), and
-    `result_note` says what of the Java result the tool leaves out; `description_from` where the
-    description came from.
+    `result_note` says what of the Java result the tool leaves out. `java_objects` says how each
+    object type of the parameters (`ObjectOf`, at any depth) is built in Java, sorted by name, and
+    `java_options` how the `*Options` argument is, when the Java method takes one (its setters are
+    by tool parameter name). `description_from` says where the description came from.
     """
 
     name: ToolName
@@ -103,6 +144,8 @@ class Tool:
     result_shape: ResultShape
     result_note: str
     source: str
+    java_objects: tuple[JavaObject, ...] = ()
+    java_options: JavaObject | None = None
     description_from: DescriptionFrom = "javadoc"
 
     @property

@@ -124,10 +124,15 @@ class JavaField:
 
 @dataclass(frozen=True)
 class JavaStruct:
-    """A class whose public fields carry data (`Geolocation`, `Page.ScreenshotOptions`)."""
+    """A class whose public fields carry data (`Geolocation`, `Page.ScreenshotOptions`).
+
+    `constructors` are the parameter lists of its public constructors (`Position(double x,
+    double y)`, `Margin()`), sorted by their signature text; a parameter's name is None when the
+    class was compiled without `-parameters`."""
 
     name: str
     fields: tuple[JavaField, ...]
+    constructors: tuple[tuple[JavaParam, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,7 +194,11 @@ class JavaSurface:
                     for i in self.interfaces
                 ],
                 "structs": [
-                    {"name": s.name, "fields": [_field_data(f) for f in s.fields]}
+                    {
+                        "name": s.name,
+                        "fields": [_field_data(f) for f in s.fields],
+                        "constructors": [[_param_data(p) for p in c] for c in s.constructors],
+                    }
                     for s in self.structs
                 ],
                 "enums": [{"name": e.name, "constants": list(e.constants)} for e in self.enums],
@@ -211,7 +220,11 @@ class JavaSurface:
                 for i in (fields(i, _INTERFACE_KEYS) for i in as_list(raw["interfaces"]))
             ),
             structs=tuple(
-                JavaStruct(as_str(s["name"]), tuple(_field(f) for f in as_list(s["fields"])))
+                JavaStruct(
+                    as_str(s["name"]),
+                    tuple(_field(f) for f in as_list(s["fields"])),
+                    tuple(_params(c) for c in as_list(s["constructors"])),
+                )
                 for s in (fields(s, _STRUCT_KEYS) for s in as_list(raw["structs"]))
             ),
             enums=tuple(
@@ -229,7 +242,7 @@ _INTERFACE_KEYS = frozenset({"name", "methods"})
 _METHOD_KEYS = frozenset({"name", "params", "returns", "doc"})
 _PARAM_KEYS = frozenset({"name", "type"})
 _DOC_KEYS = frozenset({"text", "params"})
-_STRUCT_KEYS = frozenset({"name", "fields"})
+_STRUCT_KEYS = frozenset({"name", "fields", "constructors"})
 _FIELD_KEYS = frozenset({"name", "type", "required", "doc", "setter_types"})
 _ENUM_KEYS = frozenset({"name", "constants"})
 _TYPE_KEYS = frozenset({"name", "args", "element", "is_variable"})
@@ -244,10 +257,14 @@ def _type_data(t: JavaType) -> dict[str, Any]:
     }
 
 
+def _param_data(p: JavaParam) -> dict[str, Any]:
+    return {"name": p.name, "type": _type_data(p.type)}
+
+
 def _method_data(m: JavaMethod) -> dict[str, Any]:
     return {
         "name": m.name,
-        "params": [{"name": p.name, "type": _type_data(p.type)} for p in m.params],
+        "params": [_param_data(p) for p in m.params],
         "returns": _type_data(m.returns),
         "doc": {"text": m.doc.text, "params": [list(pair) for pair in m.doc.params]},
     }
@@ -279,15 +296,19 @@ def _pair(raw: Any) -> tuple[str, str]:
     return as_str(name), as_str(text)
 
 
+def _params(raw: Any) -> tuple[JavaParam, ...]:
+    return tuple(
+        JavaParam(None if p["name"] is None else as_str(p["name"]), _type(p["type"]))
+        for p in (fields(p, _PARAM_KEYS) for p in as_list(raw))
+    )
+
+
 def _method(raw: Any) -> JavaMethod:
     raw = fields(raw, _METHOD_KEYS)
     doc = fields(raw["doc"], _DOC_KEYS)
     return JavaMethod(
         name=as_str(raw["name"]),
-        params=tuple(
-            JavaParam(None if p["name"] is None else as_str(p["name"]), _type(p["type"]))
-            for p in (fields(p, _PARAM_KEYS) for p in as_list(raw["params"]))
-        ),
+        params=_params(raw["params"]),
         returns=_type(raw["returns"]),
         doc=JavaDoc(as_str(doc["text"]), tuple(_pair(p) for p in as_list(doc["params"]))),
     )

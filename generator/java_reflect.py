@@ -333,7 +333,8 @@ class JarReflector:
     def struct(self, cls: Any) -> JavaStruct:
         # A field is required when no public constructor lets a caller leave it out. Without
         # parameter names the constructors cannot say, and primitives (which cannot be null) are.
-        constructors = [self.parameter_names(c) for c in cls.getConstructors()]
+        public = list(cls.getConstructors())
+        constructors = [self.parameter_names(c) for c in public]
         named = all(n is not None for names in constructors for n in names)
         taken = [{n for n in names if n is not None} for names in constructors]
         in_every_constructor = set.intersection(*taken) if taken and named else set()
@@ -367,7 +368,19 @@ class JarReflector:
             setter_types = tuple(sorted(set(setters.get(name, [])), key=lambda t: t.qualified))
             fields.append(JavaField(name, field_type, required, "", setter_types))
         fields.sort(key=lambda f: f.name)
-        return JavaStruct(str(cls.getName()), tuple(fields))
+        # Constructors are few and short (most options classes have one without parameters), so
+        # their types are asked for part by part.
+        made = sorted(
+            (
+                tuple(
+                    JavaParam(n, self.java_type(t))
+                    for n, t in zip(names, c.getGenericParameterTypes(), strict=True)
+                )
+                for names, c in zip(constructors, public, strict=True)
+            ),
+            key=lambda params: ", ".join(p.type.qualified for p in params),
+        )
+        return JavaStruct(str(cls.getName()), tuple(fields), tuple(made))
 
     def enum(self, cls: Any) -> JavaEnum:
         return JavaEnum(str(cls.getName()), tuple(str(c.name()) for c in cls.getEnumConstants()))

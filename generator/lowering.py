@@ -170,7 +170,7 @@ class Lowerer:
             return Unlowerable(
                 name, "no Python Literal has the same values, so its wire strings are unknown"
             )
-        return EnumOf(_simple(name), tuple(wire[_normal(c)] for c in constants))
+        return EnumOf(simple_name(name), tuple(wire[_normal(c)] for c in constants))
 
     def lower_field(self, f: JavaField) -> TypeNode | Unlowerable:
         """A field's type; an `Object` field with typed setters is the union of the setter types
@@ -205,7 +205,7 @@ class Lowerer:
                     reason = f"field type {f.type}: {lowered.reason}"
                     return Unlowerable(f"{name}.{f.name}", reason, lowered.callback)
                 fields.append(Field(f.name, lowered, f.required, f.doc))
-            return ObjectOf(_simple(name), tuple(fields))
+            return ObjectOf(simple_name(name), tuple(fields))
         finally:
             self._in_progress.discard(name)
 
@@ -232,19 +232,17 @@ class Lowerer:
             live = t.args[0].name
             summary = SUMMARIES.get(live)
             if summary is None:
-                note = f"The Java method returns live {_simple(live)} objects; the tool returns nothing."
+                note = f"The Java method returns live {simple_name(live)} objects; the tool returns nothing."
                 return LoweredResult(Null(), ResultShape("discard"), note)
-            note = f"Each live {_simple(live)} is returned as a summary ({_fields(summary)})."
+            note = f"Each live {simple_name(live)} is returned as a summary ({_fields(summary)})."
             return LoweredResult(ListOf(summary.type), ResultShape("summaries", summary), note)
         if self._is_live(t.name):
             summary = SUMMARIES.get(t.name)
             if summary is None:
-                note = (
-                    f"The Java method returns a live {_simple(t.name)}; the tool returns nothing."
-                )
+                note = f"The Java method returns a live {simple_name(t.name)}; the tool returns nothing."
                 return LoweredResult(Null(), ResultShape("discard"), note)
             node: TypeNode = Nullable(summary.type) if nullable else summary.type
-            note = f"The live {_simple(t.name)} is returned as a summary ({_fields(summary)})."
+            note = f"The live {simple_name(t.name)} is returned as a summary ({_fields(summary)})."
             return LoweredResult(node, ResultShape("summary", summary, nullable), note)
         lowered = self.lower(t)
         if isinstance(lowered, Unlowerable):
@@ -285,5 +283,6 @@ def _fields(summary: LiveSummary) -> str:
     return ", ".join(f.wire_name for f in summary.fields)
 
 
-def _simple(binary_name: str) -> str:
+def simple_name(binary_name: str) -> str:
+    """The name a lowered enum or object takes: `...Page$ClickOptions` -> `PageClickOptions`."""
     return binary_name.rsplit(".", 1)[-1].replace("$", "")

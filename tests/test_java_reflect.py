@@ -244,3 +244,20 @@ def test_a_generic_signature_naming_a_missing_class_is_reported(
     message = str(raised.value)
     assert "reflecting it failed with java.lang.TypeNotPresentException" in message
     assert f"{PACKAGE}.Gone" in message
+
+
+def test_constructors_are_read_with_names_and_types(java_surface: JavaSurface) -> None:
+    """An object's public constructors, as the JAR has them: what `Position(x, y)` and
+    `Cookie(name, value)` take, and that `Margin` is made empty and filled by setters."""
+
+    def constructors(name: str) -> list[list[tuple[str | None, str]]]:
+        struct = java_surface.struct(f"{PACKAGE}.options.{name}")
+        assert struct is not None
+        return [[(p.name, str(p.type)) for p in c] for c in struct.constructors]
+
+    assert constructors("Position") == [[("x", "double"), ("y", "double")]]
+    assert constructors("Cookie") == [[("name", "String"), ("value", "String")]]
+    assert constructors("FilePayload") == [
+        [("name", "String"), ("mimeType", "String"), ("buffer", "byte[]")]
+    ]
+    assert constructors("Margin") == [[]]

@@ -52,6 +52,7 @@ SURFACE = JavaSurface(
         JavaStruct(
             "com.microsoft.playwright.Page$RouteOptions",
             (JavaField("times", JavaType("java.lang.Integer"), False, "How often.", (STRING,)),),
+            ((), (JavaParam("times", JavaType("int")), JavaParam(None, STRING))),
         ),
     ),
     enums=(JavaEnum("com.microsoft.playwright.options.Mode", ("FAST", "SLOW")),),
@@ -84,6 +85,8 @@ MALFORMED: dict[str, Callable[[dict[str, Any]], None]] = {
     "name not a string": lambda r: _method(r).update(name=5),
     "parameter name not a string": lambda r: _method(r)["params"][0].update(name=["url"]),
     "required as a number": lambda r: _field(r).update(required=1),
+    "constructor not a list": lambda r: r["structs"][0].update(constructors=[{}]),
+    "missing constructors": lambda r: r["structs"][0].pop("constructors"),
     "is_variable as a string": lambda r: _method(r)["returns"].update(is_variable="false"),
     "element an empty object": lambda r: _method(r)["params"][0]["type"].update(element={}),
     "args an object": lambda r: _method(r)["params"][0]["type"].update(args={}),
