@@ -13,6 +13,7 @@ import struct
 import zlib
 from pathlib import Path
 
+from conftest import SLOW_PATH
 from e2e_cases import Case
 
 THIS_FILE = str(Path(__file__).resolve())
@@ -977,9 +978,6 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
     ),
 )
 
-# web_locator_tap cannot pass in this harness: Playwright refuses tap unless the context was created
-# with hasTouch, and e2e_runner creates every context without it ("The page does not support tap.
-# Use hasTouch context option to enable touch support."), trial included. Kept out of CASES.
 # Tapping needs a context that emulates a touch screen.
 CASES += (
     Case(
@@ -990,6 +988,261 @@ CASES += (
         observe="() => [document.getElementById('go').dataset.touched, document.getElementById('go').textContent]",
         expected=["yes", "tapped"],
         touch=True,
+    ),
+)
+
+# The page changes when the slow fetch is answered, well after load: a wait that returned early
+# would let the next step read it unchanged.
+SLOW_WAIT_HTML = f"""<!doctype html><title>wait</title>
+<p id="status">pending</p>
+<div id="later" style="display:none">later</div>
+<script>
+fetch('{SLOW_PATH}').then(() => {{
+  document.getElementById('status').textContent = 'done';
+  document.getElementById('later').style.display = 'block';
+}});
+</script>"""
+
+# The mouse-driven drag of locator-dragTo, without positions: pressed and released at centres.
+DRAG_LOG_HTML = """<!doctype html><body style="margin:0">
+<div id="src" style="width:50px; height:30px">src</div>
+<div id="dst" style="width:100px; height:60px; margin-top:40px">dst</div>
+<script>
+const log = {};
+addEventListener('mousedown', e => { log.down = e.target.id + '@' + e.offsetX + ',' + e.offsetY; });
+addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' + e.offsetY; });
+</script>"""
+
+
+def _png_size(result: object) -> tuple[int, int]:
+    assert _is_png(result) and isinstance(result, str)
+    width, height = struct.unpack(">II", base64.b64decode(result)[16:24])
+    return width, height
+
+
+# Each tool once with only its required arguments, so every optional argument's absence is
+# exercised: the row checks what Playwright's default does (the rows above pass the options).
+CASES += (
+    Case(
+        "locator-dblclick-bare",
+        (("web_locator_dblclick", {"selector": "#go"}),),
+        html="""<!doctype html>
+<button id="go" ondblclick="this.textContent = 'double ' + event.detail + ' ' + event.shiftKey">Go</button>""",
+        observe="() => document.getElementById('go').textContent",
+        expected="double 2 false",
+    ),
+    # The default position is the element's centre (80 x 40 here).
+    Case(
+        "locator-hover-bare",
+        (("web_locator_hover", {"selector": "#box"}),),
+        html="""<!doctype html><div id="box" style="width:80px; height:40px"
+  onmouseover="this.dataset.at = event.offsetX + ',' + event.offsetY"></div>""",
+        observe="""() => { const b = document.getElementById('box');
+  return [b.matches(':hover'), b.dataset.at]; }""",
+        expected=[True, "40,20"],
+    ),
+    Case(
+        "locator-blur-bare",
+        (
+            ("web_locator_focus", {"selector": "#name"}),
+            ("web_locator_blur", {"selector": "#name"}),
+        ),
+        html="""<!doctype html><input id="name" onblur="this.dataset.blurred = 'yes'">""",
+        observe="""() => [document.activeElement === document.body,
+  document.getElementById('name').dataset.blurred]""",
+        expected=[True, "yes"],
+    ),
+    Case(
+        "locator-clear-bare",
+        (("web_locator_clear", {"selector": "#name"}),),
+        observe="() => document.getElementById('name').value",
+        expected="",
+    ),
+    Case(
+        "locator-press-bare",
+        (("web_locator_press", {"selector": "#empty", "key": "Shift+KeyB"}),),
+        html=FORM_HTML,
+        observe=TYPED,
+        expected=["B", "Shift,B,"],
+    ),
+    Case(
+        "locator-pressSequentially-bare",
+        (("web_locator_pressSequentially", {"selector": "#empty", "text": "hi"}),),
+        html=FORM_HTML,
+        observe=TYPED,
+        expected=["hi", "h,i,"],
+    ),
+    Case(
+        "locator-type-bare",
+        (("web_locator_type", {"selector": "#empty", "text": "ok"}),),
+        html=FORM_HTML,
+        observe=TYPED,
+        expected=["ok", "o,k,"],
+    ),
+    Case(
+        "locator-check-bare",
+        (("web_locator_check", {"selector": "#off"}),),
+        html=FORM_HTML,
+        observe=BOTH_CHECKED,
+        expected=[True, True],
+    ),
+    Case(
+        "locator-uncheck-bare",
+        (("web_locator_uncheck", {"selector": "#on"}),),
+        html=FORM_HTML,
+        observe=BOTH_CHECKED,
+        expected=[False, False],
+    ),
+    Case(
+        "locator-selectText-bare",
+        (("web_locator_selectText", {"selector": "#para"}),),
+        html="""<!doctype html><p id="para">select me</p><p>not me</p>""",
+        observe="() => window.getSelection().toString()",
+        expected="select me",
+    ),
+    Case(
+        "locator-scrollIntoViewIfNeeded-bare",
+        (("web_locator_scrollIntoViewIfNeeded", {"selector": "#far"}),),
+        html="""<!doctype html><div style="height:3000px">spacer</div><p id="far">far away</p>
+<div style="height:3000px">spacer</div>""",
+        observe="""() => { const r = document.getElementById('far').getBoundingClientRect();
+  return [scrollY > 2000, r.top >= 0 && r.bottom <= innerHeight]; }""",
+        expected=[True, True],
+    ),
+    Case(
+        "locator-dragTo-bare",
+        (("web_locator_dragTo", {"selector": "#src", "target": "#dst"}),),
+        html=DRAG_LOG_HTML,
+        observe="() => [log.down, log.up]",
+        expected=["src@25,15", "dst@50,30"],
+    ),
+    Case(
+        "locator-tap-bare",
+        (("web_locator_tap", {"selector": "#go"}),),
+        html="""<!doctype html>
+<button id="go" ontouchstart="this.dataset.touched = 'yes'" onclick="this.textContent = 'tapped'">Go</button>""",
+        observe="() => [document.getElementById('go').dataset.touched, document.getElementById('go').textContent]",
+        expected=["yes", "tapped"],
+        touch=True,
+    ),
+    # --- reads ----------------------------------------------------------------------------------
+    Case(
+        "locator-innerText-bare",
+        (("web_locator_innerText", {"selector": "#mixed"}),),
+        html=ITEMS_HTML,
+        returns="ab",
+    ),
+    Case(
+        "locator-innerHTML-bare",
+        (("web_locator_innerHTML", {"selector": "#list"}),),
+        html="""<!doctype html><div id="list"><i>it</i> &lt;</div>""",
+        returns="<i>it</i> &lt;",
+    ),
+    Case(
+        "locator-inputValue-bare",
+        (
+            ("web_locator_fill", {"selector": "#name", "value": "changed"}),
+            ("web_locator_inputValue", {"selector": "#name"}),
+        ),
+        returns="changed",
+    ),
+    # The default scale is the device's (1 here): the 40 x 40 white box, as it is.
+    Case(
+        "locator-screenshot-bare",
+        (("web_locator_screenshot", {"selector": "#box"}),),
+        html=BOX_HTML,
+        check=lambda r: _png_size(r) == (40, 40) and _png_rgb(r, 20, 20) == (255, 255, 255),
+    ),
+    # --- evaluation -----------------------------------------------------------------------------
+    Case(
+        "locator-evaluate-bare",
+        (
+            (
+                "web_locator_evaluate",
+                {"selector": "#name", "expression": "el => el.tagName + ':' + el.value"},
+            ),
+        ),
+        returns="INPUT:initial",
+    ),
+    Case(
+        "locator-evaluateAll-bare",
+        (
+            (
+                "web_locator_evaluateAll",
+                {"selector": ".item", "expression": "els => els.map(e => e.textContent)"},
+            ),
+        ),
+        html=ITEMS_HTML,
+        returns=["one", "two hidden"],
+    ),
+    # --- waiting: the step after the wait reads the page at once, so a wait that returned early
+    # shows.
+    # The default state is `visible`.
+    Case(
+        "locator-waitFor-bare",
+        (
+            ("web_locator_waitFor", {"selector": "#later"}),
+            (
+                "web_evaluate",
+                {"expression": "getComputedStyle(document.getElementById('later')).display"},
+            ),
+        ),
+        html=SLOW_WAIT_HTML,
+        returns="block",
+    ),
+    Case(
+        "locator-waitForFunction-bare",
+        (
+            (
+                "web_locator_waitForFunction",
+                {"selector": "#status", "expression": "el => el.textContent === 'done'"},
+            ),
+            ("web_evaluate", {"expression": "document.getElementById('status').textContent"}),
+        ),
+        html=SLOW_WAIT_HTML,
+        returns="done",
+    ),
+    # --- locator builders with no option: an absent `exact` is a case-insensitive substring match.
+    Case(
+        "locator-filter-bare",
+        (("web_locator_filter", {"selector": ".item"}),),
+        same_as=lambda p: p.locator(".item").filter(),
+    ),
+    Case(
+        "locator-locator-bare",
+        (("web_locator_locator", {"selector": "#list", "selectorOrLocator": "li"}),),
+        html=ITEMS_HTML,
+        same_as=lambda p: p.locator("#list").locator("li"),
+    ),
+    Case(
+        "locator-getByAltText-bare",
+        (("web_locator_getByAltText", {"selector": "#scope", "text": "logo"}),),
+        html=GET_BY_HTML,
+        same_as=lambda p: p.locator("#scope").get_by_alt_text("logo"),
+    ),
+    Case(
+        "locator-getByPlaceholder-bare",
+        (("web_locator_getByPlaceholder", {"selector": "#scope", "text": "EXAMPLE"}),),
+        html=GET_BY_HTML,
+        same_as=lambda p: p.locator("#scope").get_by_placeholder("EXAMPLE"),
+    ),
+    Case(
+        "locator-getByRole-bare",
+        (("web_locator_getByRole", {"selector": "#scope", "role": "button"}),),
+        html=GET_BY_HTML,
+        same_as=lambda p: p.locator("#scope").get_by_role("button"),
+    ),
+    Case(
+        "locator-getByText-bare",
+        (("web_locator_getByText", {"selector": "#scope", "text": "head"}),),
+        html=GET_BY_HTML,
+        same_as=lambda p: p.locator("#scope").get_by_text("head"),
+    ),
+    Case(
+        "locator-getByTitle-bare",
+        (("web_locator_getByTitle", {"selector": "#scope", "text": "tip"}),),
+        html=GET_BY_HTML,
+        same_as=lambda p: p.locator("#scope").get_by_title("tip"),
     ),
 )
 

@@ -13,6 +13,7 @@ import struct
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from conftest import SLOW_PATH
 from e2e_cases import Case
 
 GEO_JS = """() => new Promise(resolve => navigator.geolocation.getCurrentPosition(
@@ -34,10 +35,18 @@ def _png_size(result: object) -> tuple[int, int] | None:
     return width, height
 
 
-def _pdf_is_landscape(result: object) -> bool:
+def _pdf_page_size(result: object) -> tuple[float, float] | None:
+    """(width, height) in points of a base64 PDF's first page, or None when `result` is not one."""
     data = _decoded(result)
     boxes = re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
-    return data.startswith(b"%PDF-") and bool(boxes) and float(boxes[0][0]) > float(boxes[0][1])
+    if not data.startswith(b"%PDF-") or not boxes:
+        return None
+    return float(boxes[0][0]), float(boxes[0][1])
+
+
+def _pdf_is_landscape(result: object) -> bool:
+    size = _pdf_page_size(result)
+    return size is not None and size[0] > size[1]
 
 
 def _response_for(path: str) -> Callable[[object], bool]:
@@ -966,5 +975,170 @@ CASES += (
         (("web_navigate", {"url": "data:text/html,<title>inline</title>"}),),
         observe="() => document.title",
         expected="inline",
+    ),
+)
+
+# Each tool once with only its required arguments, so every optional argument's absence is
+# exercised: the row checks what Playwright's default does (the rows above pass the options).
+CASES += (
+    # Playwright needs one of url, path or content, which the schema does not say: the bare call
+    # fails as a tool error and adds nothing to the page.
+    Case(
+        "page-add-script-tag-bare",
+        (("web_addScriptTag", {}),),
+        raises=("playwright_error", "Provide an object with a `url`, `path` or `content`"),
+        observe="() => document.scripts.length",
+        expected=0,
+    ),
+    Case(
+        "page-add-style-tag-bare",
+        (("web_addStyleTag", {}),),
+        raises=("playwright_error", "Provide an object with a `url`, `path` or `content`"),
+        observe="() => document.styleSheets.length",
+        expected=0,
+    ),
+    # The default waitUntil is `load`: the slow image has arrived when the tool returns (with
+    # `domcontentloaded` or `commit` the document would still be loading).
+    Case(
+        "page-set-content-bare",
+        (
+            ("web_setContent", {"html": f"<title>replaced</title><img src='{SLOW_PATH}'>"}),
+            (
+                "web_evaluate",
+                {
+                    "expression": "[document.title, document.readyState, document.images[0].complete]"
+                },
+            ),
+        ),
+        returns=["replaced", "complete", True],
+    ),
+    Case(
+        "page-input-value-bare",
+        (
+            ("web_evaluate", {"expression": "document.querySelector('#name').value = 'typed'"}),
+            ("web_inputValue", {"selector": "#name"}),
+        ),
+        returns="typed",
+    ),
+    Case(
+        "page-eval-on-selector-all-bare",
+        (
+            (
+                "web_evalOnSelectorAll",
+                {"selector": ".item", "expression": "els => els.map(e => e.textContent)"},
+            ),
+        ),
+        returns=["one", "two"],
+    ),
+    # No modifier is held when none is given.
+    Case(
+        "page-hover-bare",
+        (("web_hover", {"selector": "#h"}),),
+        html='<div id="h" onmouseenter="this.textContent = \'hovered \' + event.altKey">x</div>',
+        observe=_text_of("#h"),
+        expected="hovered false",
+    ),
+    Case(
+        "page-dispatch-event-bare",
+        (("web_dispatchEvent", {"selector": "#go", "type": "click"}),),
+        observe=_text_of("#go"),
+        expected="clicked",
+    ),
+    Case(
+        "page-drag-and-drop-bare",
+        (("web_dragAndDrop", {"source": "#src", "target": "#dst"}),),
+        html=DRAG_HTML,
+        observe=_text_of("#dst"),
+        expected="dropped",
+    ),
+    Case(
+        "page-type-bare",
+        (("web_type", {"selector": "#e", "text": "xy"}),),
+        html='<input id="e" onkeydown="window.__keys = (window.__keys || 0) + 1">',
+        observe="() => [document.querySelector('#e').value, window.__keys]",
+        expected=["xy", 2],
+    ),
+    Case(
+        "page-tap-bare",
+        (("web_tap", {"selector": "#go"}),),
+        observe=_text_of("#go"),
+        expected="clicked",
+        touch=True,
+    ),
+    Case(
+        "page-go-forward-bare",
+        (
+            ("web_click", {"selector": "#next"}),
+            # The click only starts the navigation; history moves once it has committed.
+            ("web_waitForURL", {"url": "**/after/page-go-forward-bare"}),
+            ("web_goBack", {}),
+            ("web_goForward", {}),
+        ),
+        html=LINK_HTML.format("/after/page-go-forward-bare"),
+        check=_response_for("/after/page-go-forward-bare"),
+        observe="() => document.title",
+        expected="after",
+    ),
+    # The navigation returns at commit; the tool's default state (`load`) waits for the slow image,
+    # which `domcontentloaded` would not, so the page is complete when the next step reads it.
+    Case(
+        "page-wait-for-load-state-bare",
+        (
+            (
+                "web_navigate",
+                {"url": "{origin}/case/page-wait-for-load-state-bare?again", "waitUntil": "commit"},
+            ),
+            ("web_waitForLoadState", {}),
+            ("web_evaluate", {"expression": "[location.search, document.readyState]"}),
+        ),
+        html=f"<title>waiting</title><img src='{SLOW_PATH}'>",
+        returns=["?again", "complete"],
+    ),
+    # An absent option leaves the emulation as it was (unlike `null`, which switches it off).
+    Case(
+        "page-emulate-media-bare",
+        (
+            ("web_emulateMedia", {"media": "print", "colorScheme": "dark"}),
+            ("web_emulateMedia", {}),
+        ),
+        observe="() => [matchMedia('print').matches, matchMedia('(prefers-color-scheme: dark)').matches]",
+        expected=[True, True],
+    ),
+    # The viewport (1280 x 720 in a new context), not the full page.
+    Case(
+        "page-screenshot-bare",
+        (("web_screenshot", {}),),
+        html='<div style="height:1500px">tall</div>',
+        check=lambda r: _png_size(r) == (1280, 720),
+    ),
+    # Letter, portrait: 8.5 x 11 inches in points.
+    Case("page-pdf-bare", (("web_pdf", {}),), check=lambda r: _pdf_page_size(r) == (612.0, 792.0)),
+    Case(
+        "page-close-bare",
+        (("web_close", {}), ("web_isClosed", {})),
+        returns=True,
+    ),
+    # Locator handles: an absent `exact` is a case-insensitive substring match.
+    Case(
+        "page-get-by-alt-text-bare",
+        (("web_getByAltText", {"text": "LOG"}),),
+        html='<img alt="logo" src="data:,"><img alt="other" src="data:,">',
+        same_as=lambda p: p.get_by_alt_text("LOG"),
+    ),
+    Case(
+        "page-get-by-placeholder-bare",
+        (("web_getByPlaceholder", {"text": "your"}),),
+        html='<input placeholder="Your name"><input placeholder="other">',
+        same_as=lambda p: p.get_by_placeholder("your"),
+    ),
+    Case(
+        "page-get-by-text-bare",
+        (("web_getByText", {"text": "TW"}),),
+        same_as=lambda p: p.get_by_text("TW"),
+    ),
+    Case(
+        "page-locator-bare",
+        (("web_locator", {"selector": ".item"}),),
+        same_as=lambda p: p.locator(".item"),
     ),
 )

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,9 +142,16 @@ def generated_package(generated_tree: Path) -> Iterator[Path]:
     sys.path.remove(path)
 
 
+# A resource the page server answers only after a while: a page that loads it stays loading (or
+# changes) that long, so a browser case can tell a wait that waited from one that returned early.
+# Only a wrong wait depends on the length; a right one passes however slow the machine is.
+SLOW_PATH, SLOW_S = "/slow", 1.0
+
+
 @dataclass
 class PageServer:
-    """An HTTP server on 127.0.0.1 that serves `pages` and records the headers of every request."""
+    """An HTTP server on 127.0.0.1 that serves `pages` and records the headers of every request;
+    SLOW_PATH is answered ("ok") after SLOW_S seconds."""
 
     pages: dict[str, str] = field(default_factory=dict)
     requests: list[tuple[str, dict[str, str]]] = field(default_factory=list)
@@ -163,7 +171,10 @@ def page_server() -> Iterator[PageServer]:
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             state.requests.append((self.path, {k.lower(): v for k, v in self.headers.items()}))
-            body = state.pages.get(self.path.split("?")[0], "ok").encode()
+            path = self.path.split("?")[0]
+            if path == SLOW_PATH:
+                time.sleep(SLOW_S)
+            body = state.pages.get(path, "ok").encode()
             self.send_response(200)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Cache-Control", "no-store")

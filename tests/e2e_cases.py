@@ -30,7 +30,11 @@ class Case:
     `same_as` builds, with Playwright's own Python API on the case's page, the Locator (or
     FrameLocator, or list of Locators) a handle-returning tool stands for: the handle must be the
     selector that Locator holds, and must locate the same elements (unless `locates` is False: a
-    query Playwright itself refuses to run, such as role attributes the role does not support)."""
+    query Playwright itself refuses to run, such as role attributes the role does not support).
+
+    `raises` is (code, text): the last step must fail with a ToolError of that code whose message
+    contains the text (a call Playwright itself refuses), instead of returning; `observe` then
+    shows what the failed call left in the page."""
 
     id: str
     steps: tuple[tuple[str, dict[str, object]], ...]
@@ -44,6 +48,7 @@ class Case:
     touch: bool = False  # the context emulates a touch screen (tap needs one)
     same_as: Callable[[Any], Any] | None = None
     locates: bool = True
+    raises: tuple[str, str] | None = None
 
 
 def all_cases() -> tuple[Case, ...]:

@@ -65,6 +65,14 @@ def _check_result(case: Case, result: object) -> None:
         assert result == case.returns, f"{case.id}: returned {result!r}"
 
 
+def _check_raised(case: Case, registry: Any, raised: BaseException | None) -> None:
+    """The last step failed as the case says: a ToolError with its code and text."""
+    assert case.raises is not None
+    code, text = case.raises
+    assert isinstance(raised, registry.ToolError), f"{case.id}: did not fail ({raised!r})"
+    assert raised.code == code and text in str(raised), f"{case.id}: failed with {raised!r}"
+
+
 def _check_header(case: Case, server: PageServer, after: str, before: int) -> None:
     if case.header:
         name, value = case.header
@@ -107,9 +115,17 @@ def run_sync(case: Case, browser: SyncBrowser, server: PageServer, registry: Any
         page = context.new_page()
         page.goto(start)
         result: object = None
-        for tool, args in case.steps:
-            result = registry.dispatch(tool, _with_origin(args, server, result), page)
-        if case.same_as is not None:
+        raised: BaseException | None = None
+        for number, (tool, args) in enumerate(case.steps, 1):
+            try:
+                result = registry.dispatch(tool, _with_origin(args, server, result), page)
+            except registry.ToolError as error:
+                if case.raises is None or number < len(case.steps):
+                    raise
+                raised = error
+        if case.raises is not None:
+            _check_raised(case, registry, raised)
+        elif case.same_as is not None:
             for own, made in _handles_to_compare(case, page, result):
                 assert made.evaluate_all(_FOUND) == own.evaluate_all(_FOUND), case.id
         else:
@@ -132,9 +148,17 @@ async def run_async(case: Case, browser: AsyncBrowser, server: PageServer, regis
         page = await context.new_page()
         await page.goto(start)
         result: object = None
-        for tool, args in case.steps:
-            result = await registry.adispatch(tool, _with_origin(args, server, result), page)
-        if case.same_as is not None:
+        raised: BaseException | None = None
+        for number, (tool, args) in enumerate(case.steps, 1):
+            try:
+                result = await registry.adispatch(tool, _with_origin(args, server, result), page)
+            except registry.ToolError as error:
+                if case.raises is None or number < len(case.steps):
+                    raise
+                raised = error
+        if case.raises is not None:
+            _check_raised(case, registry, raised)
+        elif case.same_as is not None:
             for own, made in _handles_to_compare(case, page, result):
                 assert await made.evaluate_all(_FOUND) == await own.evaluate_all(_FOUND), case.id
         else:

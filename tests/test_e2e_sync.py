@@ -34,6 +34,21 @@ def test_every_tool_has_a_case(registry: Any) -> None:
     assert missing == [], "add rows to the tests/cases_*.py modules for these tools"
 
 
+def test_every_tool_has_a_case_with_only_its_required_arguments(registry: Any) -> None:
+    """Each tool is called at least once with exactly the arguments its schema requires, so the
+    absence of every optional parameter is exercised (a shim that mishandles a missing optional
+    argument fails here rather than in a caller's hands)."""
+    required = {
+        name: set(shim.parameters.get("required") or []) for name, shim in registry.TOOLS.items()
+    }
+    bare = {tool for case in CASES for tool, args in case.steps if set(args) == required[tool]}
+    missing = sorted(set(registry.TOOLS) - bare)
+    assert missing == [], (
+        "add rows to the tests/cases_*.py modules calling these tools with exactly their required "
+        f"arguments: {missing}"
+    )
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_tool_in_browser(
     case: Case, browser: Browser, page_server: PageServer, registry: Any
