@@ -960,6 +960,23 @@ addEventListener('mouseup', e => { log.up = e.target.id + '@' + e.offsetX + ',' 
         expected=[None, "2"],
     ),
     Case(
+        # No selector (optional from 1.63): any frame on the page. Its handle chains like the
+        # frame locator's own locator(): the any-frame step alone, no frame element to enter
+        # (Playwright refuses "internal:control=any-frame >> internal:control=enter-frame >> ...").
+        "locator-any-frame-handle-chains",
+        (
+            ("web_frameLocator", {}),
+            ("web_locator_getByLabel", {"selector": "{previous}", "text": "Card"}),
+            ("web_locator_fill", {"selector": "{previous}", "value": "4242"}),
+        ),
+        html=(
+            '<!doctype html><p>main</p><iframe id="pay" '
+            'srcdoc="<label>Card <input id=inner></label>"></iframe>'
+        ),
+        observe="() => document.getElementById('pay').contentDocument.getElementById('inner').value",
+        expected="4242",
+    ),
+    Case(
         "locator-handles-chain-into-a-frame",
         (
             ("web_frameLocator", {"selector": "#pay"}),

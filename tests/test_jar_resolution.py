@@ -65,9 +65,47 @@ def test_mvn_fetches_the_pinned_version_without_dependencies(
     found = resolve_jar(pinned_version, None)
     assert found.origin == "fetched by mvn"
     assert found.jar.read_bytes() == real_jar.jar.read_bytes()
-    assert found.sources is not None and found.sources.is_file()
+    # The sources JAR when the release publishes one (1.63.0 does not).
+    assert (found.sources is None) == (real_jar.sources is None)
     # No transitive dependencies: the driver bundle (hundreds of MB) is not downloaded.
     assert not (maven / "com/microsoft/playwright/driver-bundle").exists()
+    # A release without its parent POM (1.63.0) is fetched by coordinates through a scratch
+    # repository: its stand-in parent never reaches the local repository.
+    poms = [p.read_text(errors="replace") for p in maven.rglob("*.pom")]
+    assert not any("stand-in" in text for text in poms)
+
+
+def test_a_parent_pom_is_read_for_its_coordinates(tmp_path: Path) -> None:
+    from generator.jar_resolver import _parent_of, stand_in_parent
+
+    pom = tmp_path / "a.pom"
+    pom.write_text(
+        '<project xmlns="http://maven.apache.org/POM/4.0.0"><parent><groupId>g.h</groupId>'
+        "<artifactId>p</artifactId><version>2.0</version></parent></project>"
+    )
+    assert _parent_of(pom) == ("g.h", "p", "2.0")
+    stand_in_parent(tmp_path / "repo", pom, "9.9.9")
+    assert (tmp_path / "repo/g/h/p/2.0/p-2.0.pom").is_file()
+    # Without a readable POM, Playwright's own parent of that version.
+    stand_in_parent(tmp_path / "repo", tmp_path / "missing.pom", "9.9.9")
+    assert (
+        tmp_path / "repo/com/microsoft/playwright/parent-pom/9.9.9/parent-pom-9.9.9.pom"
+    ).is_file()
+
+
+def test_a_sources_jar_of_another_release_is_refused(real_jar: ResolvedJar, tmp_path: Path) -> None:
+    import zipfile
+
+    jar = tmp_path / "playwright-x.jar"
+    shutil.copy(real_jar.jar, jar)
+    with zipfile.ZipFile(tmp_path / "playwright-x-sources.jar", "w") as sources:
+        sources.writestr(
+            "META-INF/maven/com.microsoft.playwright/playwright/pom.properties", "version=0.1.0\n"
+        )
+    with pytest.raises(GeneratorError) as raised:
+        resolve_jar("1.62.0", jar)
+    assert "is the sources JAR of Playwright 0.1.0" in str(raised.value)
+    assert "descriptions would come from another release" in str(raised.value)
 
 
 def test_mvn_reports_a_version_that_does_not_exist(

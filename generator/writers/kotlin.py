@@ -430,10 +430,18 @@ def _set(
             return f"{target}.{method}({_or_null(param.type.inner, name, java_type, kotlin_type)})"
         return f"if ({name}.given) {target}.{method}({value})"
     if param.required:
-        return f"{target}.{method}({_convert(param.type, name, java_type, kotlin_type)})"
-    return (
-        f"{name}?.let {{ {target}.{method}({_convert(param.type, 'it', java_type, kotlin_type)}) }}"
-    )
+        return f"{target}.{method}({_present(param, name, java_type, kotlin_type)})"
+    return f"{name}?.let {{ {target}.{method}({_present(param, 'it', java_type, kotlin_type)}) }}"
+
+
+def _present(param: ToolParam | Field, value: str, java_type: str, kotlin_type: str) -> str:
+    """`_convert` of a value a setter needs: JSON null made into Java is no value there, and a
+    setter Playwright marks non-null (JSpecify, from 1.63) takes no Kotlin `Any?`."""
+    converted = _convert(param.type, value, java_type, kotlin_type)
+    if isinstance(param.type, AnyJson):
+        refusal = f'"{param.wire_name}: null is not a value here"'
+        return f"({converted} ?: throw IllegalArgumentException({refusal}))"
+    return converted
 
 
 def kotlin_tool(tool: Tool, settings: KotlinSettings) -> dict[str, Any] | Refusal:
