@@ -20,12 +20,26 @@ def empty_homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, 
     return maven, gradle
 
 
-def test_explicit_jar_wins_and_finds_sibling_sources(real_jar: ResolvedJar, tmp_path: Path) -> None:
+def _sources_jar(path: Path, version: str) -> None:
+    """A sources JAR as Maven's source plugin writes it, naming `version` (a release may have
+    none to copy: 1.63.0 was published without one)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(
+            "META-INF/maven/com.microsoft.playwright/playwright/pom.properties",
+            f"version={version}\n",
+        )
+        archive.writestr("com/microsoft/playwright/Page.java", "public interface Page {}\n")
+
+
+def test_explicit_jar_wins_and_finds_sibling_sources(
+    real_jar: ResolvedJar, tmp_path: Path, pinned_version: str
+) -> None:
     jar = tmp_path / "playwright-x.jar"
     shutil.copy(real_jar.jar, jar)
     assert resolve_jar("1.62.0", jar) == ResolvedJar(jar, None, "--jar")
-    assert real_jar.sources is not None
-    shutil.copy(real_jar.sources, tmp_path / "playwright-x-sources.jar")
+    _sources_jar(tmp_path / "playwright-x-sources.jar", pinned_version)
     assert resolve_jar("1.62.0", jar).sources == tmp_path / "playwright-x-sources.jar"
 
 
@@ -42,14 +56,15 @@ def test_local_maven_repository(real_jar: ResolvedJar, empty_homes: tuple[Path, 
     )
 
 
-def test_gradle_cache(real_jar: ResolvedJar, empty_homes: tuple[Path, Path]) -> None:
+def test_gradle_cache(
+    real_jar: ResolvedJar, empty_homes: tuple[Path, Path], pinned_version: str
+) -> None:
     _, gradle = empty_homes
     folder = gradle / "caches/modules-2/files-2.1/com.microsoft.playwright/playwright/9.9.9"
     (folder / "aaaa").mkdir(parents=True)
     (folder / "bbbb").mkdir(parents=True)
     shutil.copy(real_jar.jar, folder / "aaaa/playwright-9.9.9.jar")
-    assert real_jar.sources is not None
-    shutil.copy(real_jar.sources, folder / "bbbb/playwright-9.9.9-sources.jar")
+    _sources_jar(folder / "bbbb/playwright-9.9.9-sources.jar", pinned_version)
     found = resolve_jar("9.9.9", None)
     assert found == ResolvedJar(
         folder / "aaaa/playwright-9.9.9.jar",
