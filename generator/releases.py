@@ -27,7 +27,8 @@ from generator.jar_resolver import ARTIFACT, GROUP, mvn_get, parent_missing, sta
 _TIMEOUT_S = 300
 _NETWORK = re.compile(
     r"Could not transfer|Unknown host|UnknownHost|Network is unreachable|Connection refused|"
-    r"connect timed out|Temporary failure in name resolution|Failed to establish a new connection",
+    r"connect timed out|Temporary failure in name resolution|Failed to establish a new connection|"
+    r"ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN",
     re.I,
 )
 
@@ -97,9 +98,10 @@ def _run(command: list[str], what: str) -> subprocess.CompletedProcess[str]:
 
 
 def _unreachable(what: str, said: str) -> GeneratorError:
-    first = next((line for line in said.splitlines() if _NETWORK.search(line)), said)[:300]
+    lines = [" ".join(line.split()) for line in said.splitlines() if line.strip()]
+    first = next((line for line in lines if _NETWORK.search(line)), lines[0] if lines else "")
     return GeneratorError(
-        f"cannot reach the registry for {what} ({first.strip()}); check the network and the "
+        f"cannot reach the registry for {what} ({first[:300] or 'no answer'}); check the network and the "
         "client's configuration, then try again. Nothing was changed.",
         ExitCode.ENVIRONMENT,
     )
@@ -122,10 +124,9 @@ def python_versions() -> list[str]:
     )
     listed = re.search(r"^Available versions: (.*)$", done.stdout, re.M)
     if done.returncode != 0 or listed is None:
-        said = done.stdout + done.stderr
-        if _NETWORK.search(said):
-            raise _unreachable("Python wheels", said)
-        return []
+        # Playwright has releases: pip finding none means its index cannot be reached (pip
+        # reports a refused connection only as "no matching distribution").
+        raise _unreachable("Python wheels", done.stdout + done.stderr)
     return [v.strip() for v in listed.group(1).split(",") if _STABLE.fullmatch(v.strip())]
 
 

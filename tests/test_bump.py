@@ -145,3 +145,37 @@ def test_an_unpublished_release_is_refused_and_nothing_changes(
     assert "Playwright 0.0.0 cannot be bumped to: the Python wheel, the Java JAR" in err
     assert "Nothing was changed." in err
     assert _texts(root) == before
+
+
+def test_no_network_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    """pip and npm pointed at a closed port on this machine: `bump --list` says which registry it
+    cannot reach, in one line, and changes nothing."""
+    import os
+    import subprocess
+
+    root = _project(tmp_path / "project", PINNED)
+    before = _texts(root)
+    closed = "http://127.0.0.1:9/"  # the discard port: nothing listens, the connection is refused
+    env = {
+        **os.environ,
+        "PIP_INDEX_URL": closed,
+        "PIP_RETRIES": "0",
+        "PIP_TIMEOUT": "5",
+        "npm_config_registry": closed,
+        "npm_config_fetch_retries": "0",
+        "PYTHONPATH": str(REPO),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "bump", "--list"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert done.returncode == 3, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot reach the registry for "), lines
+    assert "Nothing was changed." in lines[0]
+    assert _texts(root) == before

@@ -16,7 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
+from conftest import generate
+
+from generator.jar_resolver import ResolvedJar
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "generated" / "tools"
@@ -151,6 +155,38 @@ def test_every_parameter_is_described_but_the_known_gaps() -> None:
     missing = missing_parameter_descriptions(TOOLS)
     assert sorted(set(missing) - set(UNDOCUMENTED)) == []
     assert len(missing) <= len(UNDOCUMENTED)
+
+
+def test_without_a_sources_jar_the_fallback_is_counted(
+    real_jar: ResolvedJar, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Descriptions never degrade silently: a JAR without its sources JAR (1.63.0 is published
+    without one) gives a warning that counts the descriptions taken from the Python docstrings,
+    an error under --strict (nothing written), and the manifest says where each came from."""
+    import json
+    import shutil
+
+    jar = tmp_path / "playwright.jar"
+    shutil.copy(real_jar.jar, jar)  # no -sources.jar beside it
+    assert generate(tmp_path / "strict", None, "--jar", str(jar), "--strict") == 2
+    err = capsys.readouterr().err
+    assert f"{jar}: warning: no sources JAR for Playwright" in err
+    assert not (tmp_path / "strict").exists()
+    assert generate(tmp_path / "out", None, "--jar", str(jar)) == 0
+    counted = re.search(
+        r"no javadoc: (\d+) of (\d+) tool descriptions and (\d+) of (\d+) parameter descriptions "
+        r"come from the Python docstrings",
+        capsys.readouterr().err,
+    )
+    assert counted is not None
+    from_python, tools, described, params = map(int, counted.groups())
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    sources = Counter(t["descriptionFrom"] for t in manifest["tools"].values())
+    assert tools == len(manifest["tools"]) and from_python == sources["python"] > tools * 0.9
+    assert described == params - len(missing_parameter_descriptions(tmp_path / "out" / "tools"))
+    assert not any(
+        PROBLEMS["collapsed list"](text) for _, text in descriptions(tmp_path / "out" / "tools")
+    )
 
 
 def test_references_name_tools_that_exist() -> None:

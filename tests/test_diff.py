@@ -201,3 +201,14 @@ def test_two_real_releases(tmp_path: Path, pinned_version: str) -> None:
         f"Playwright Java {pinned_version} / Python {pinned_version}"
     )
     assert "breaking change(s)" in text
+
+
+def test_a_side_without_its_python_api_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """A side is judged against the Python API of its own release, never silently against the
+    installed one: a release without a wheel is refused with the reason and the way out."""
+    status = main(["diff", "0.0.0", PINNED, "--allowlist", str(REPO / "allowlist.yaml")])
+    err = capsys.readouterr().err
+    assert status == 3
+    assert err.startswith("error: 0.0.0: no Python API of Playwright 0.0.0 to judge it against: ")
+    assert "pip could not download the Python playwright 0.0.0 wheel" in err
+    assert "--allow-version-mismatch" in err
