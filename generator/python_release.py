@@ -92,7 +92,7 @@ def python_api_for(version: str, cache_root: Path | None) -> PythonApiFiles:
             f"{version!r} is not a Playwright version; give one such as 1.63.0.",
             ExitCode.USER_INPUT,
         )
-    root = cache_root if cache_root is not None else Path(tempfile.mkdtemp(prefix="pw-api-"))
+    root = cache_root if cache_root is not None else _process_folder()
     folder = root / "python-api" / version
     files = PythonApiFiles(
         version,
@@ -123,6 +123,15 @@ def python_api_for(version: str, cache_root: Path | None) -> PythonApiFiles:
         shutil.rmtree(folder, ignore_errors=True)
         staged.replace(folder)
     return files
+
+
+def _process_folder() -> Path:
+    """A temporary folder removed when the process exits (`--no-cache`)."""
+    import atexit
+
+    folder = Path(tempfile.mkdtemp(prefix="pw-api-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
 
 
 def locate_python_api_or_none() -> PythonApiFiles | None:
