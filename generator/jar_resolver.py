@@ -223,9 +223,11 @@ def _checked(found: ResolvedJar) -> ResolvedJar:
     try:
         with zipfile.ZipFile(found.sources) as archive:
             sources_version = _maven_version(archive)
-    except (OSError, zipfile.BadZipFile):
+    except (OSError, zipfile.BadZipFile) as exc:
         raise GeneratorError(
-            f"{found.sources}: not a readable sources JAR; delete it (or fetch it again) and rerun.",
+            f"{found.sources}: cannot read the sources JAR that supplies the descriptions ({exc}). "
+            "Replace it with the matching playwright-VERSION-sources.jar, or move it away to "
+            "generate without javadoc descriptions.",
             ExitCode.ENVIRONMENT,
         ) from None
     version = jar_version(found.jar)

@@ -52,8 +52,9 @@ _ASSERTIONS = {"LocatorAssertions": "locator", "PageAssertions": "page"}
 _JAVA_REF = re.compile(r"`([A-Z]\w*)\.(\w+)\(\)`")
 _PYTHON_REF = re.compile(r"`([a-z_]+)\.([a-z_]+)\(\)`")
 _LINK = re.compile(r"\[([^\]]+)\]\((?:[^()\s]|\([^()\s]*\))*\)")
-# A reference-style link whose target the javadoc never defined: "The [origin] to grant ...".
-_BARE_REFERENCE = re.compile(r"(?<=\s)\[([a-z][a-z ]*)\](?=[\s.,;])")
+# A reference-style link whose target the docs never defined: "The [origin] to grant ...",
+# "returns a [Promise]", "See [UIEvent.detail]."
+_BARE_REFERENCE = re.compile(r"(?<=\s)\[([A-Za-z][\w .]*)\](?=[\s.,;])")
 # Python's docstrings name an event by its listener call: `page.on('dialog')`.
 _PYTHON_EVENT = re.compile(r"`(?:page|browser_context|context)\.on\(['\"](\w+)['\"]\)`(?: event)?")
 _NOTE = re.compile(r"\*\*(?:NOTE|Note)\*\*:?|\*\*(?:NOTE|Note):\*\*")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from generator.allowlist import Allowlist
 from generator.cache import Cache, sha256_bytes, sha256_file
-from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
+from generator.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
 from generator.dist_version import dist_version
 from generator.jar_resolver import (
     UNKNOWN_VERSION,
@@ -360,8 +360,6 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     diagnostics = Diagnostics()
     binder = Binder(java, python, diagnostics)
     tools = binder.bind_all(inputs.allowlist)
-    if not java.documented:
-        _warn_undocumented(inputs, tools, diagnostics)
     report = build_report(java, python, tools, diagnostics, binder)
     from generator.outputs import DEFAULT_KINDS, selected
 
@@ -375,4 +373,7 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
         diagnostics.info(path, f"formatted by black ({reason})")
     for where, note in renderer.notes:
         diagnostics.info(where, note)
+    # Not said when the run fails anyway: its errors are what the user must read first.
+    if not java.documented and tools and not diagnostics.at_least(Level.ERROR):
+        _warn_undocumented(inputs, tools, diagnostics)
     return Generation(files, tools, report, diagnostics)

@@ -32,7 +32,11 @@ PROBLEMS = {
     "Java method reference": lambda text: bool(_JAVA_REFERENCE.search(text)),
     "**NOTE** markup": lambda text: "**note" in text.lower(),
     # A Markdown link, or a URL that is not an example value ("e.g. https://example.com").
-    "link": lambda text: bool(re.search(r"\]\(|\(https?://|(?<!e\.g\. )(?<![`\"])https?://", text)),
+    "link": lambda text: bool(
+        re.search(r"\]\(|\(https?://|(?<!e\.g\. )(?<![`\"])https?://", text)
+        # a reference-style link left bare: "returns a [Promise]", "See [UIEvent.detail]."
+        or re.search(r"(?<=\s)\[[A-Za-z][\w .]*\](?=[\s.,;])", text)
+    ),
     "placeholder": lambda text: "Calls Playwright's" in text,
     "ends on a missing example": lambda text: _dangling_colon(text),
     # A list run onto one line: "1. Find ... 1. Wait ...", or "Can be one of: - `'load'` - ...".

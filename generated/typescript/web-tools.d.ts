@@ -275,7 +275,7 @@ export interface WebTools {
        */
       button?: "left" | "right" | "middle";
       /**
-       * defaults to 1. See [UIEvent.detail].
+       * defaults to 1. See UIEvent.detail.
        */
       clickCount?: number;
       /**
@@ -745,7 +745,7 @@ export interface WebTools {
   /**
    * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
    *
-   * If `expression` returns a [Promise], then `web_evalOnSelector` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelector: {
     args: {
@@ -771,7 +771,7 @@ export interface WebTools {
   /**
    * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
    *
-   * If `expression` returns a [Promise], then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelectorAll: {
     args: {
@@ -793,7 +793,7 @@ export interface WebTools {
   /**
    * Returns the value of the `expression` invocation.
    *
-   * If the function passed to the `web_evaluate` returns a [Promise], then `web_evaluate` would wait for the promise to resolve and return its value.
+   * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
    *
    * If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
@@ -1760,7 +1760,7 @@ export interface WebTools {
        */
       button?: "left" | "right" | "middle";
       /**
-       * defaults to 1. See [UIEvent.detail].
+       * defaults to 1. See UIEvent.detail.
        */
       clickCount?: number;
       /**
@@ -2007,7 +2007,7 @@ export interface WebTools {
    *
    * **Details**
    *
-   * Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic [DataTransfer] carrying the provided files and/or data entries. Works cross-browser by constructing the [DataTransfer] in the page context.
+   * Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic DataTransfer carrying the provided files and/or data entries. Works cross-browser by constructing the DataTransfer in the page context.
    *
    * If the target element's `dragover` listener does not call `preventDefault()`, the target is considered to have rejected the drop: Playwright dispatches `dragleave` and this method throws.
    */
@@ -2039,7 +2039,7 @@ export interface WebTools {
    *
    * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -2071,7 +2071,7 @@ export interface WebTools {
    *
    * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -3163,7 +3163,7 @@ export interface WebTools {
    *
    * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
    *
-   * If `expression` returns a [Promise], this method will wait for the promise to resolve before checking its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -3214,7 +3214,7 @@ export interface WebTools {
        */
       button?: "left" | "right" | "middle";
       /**
-       * defaults to 1. See [UIEvent.detail].
+       * defaults to 1. See UIEvent.detail.
        */
       clickCount?: number;
       /**
@@ -3258,7 +3258,7 @@ export interface WebTools {
        */
       button?: "left" | "right" | "middle";
       /**
-       * defaults to 1. See [UIEvent.detail].
+       * defaults to 1. See UIEvent.detail.
        */
       clickCount?: number;
     };
@@ -3294,7 +3294,7 @@ export interface WebTools {
        */
       button?: "left" | "right" | "middle";
       /**
-       * defaults to 1. See [UIEvent.detail].
+       * defaults to 1. See UIEvent.detail.
        */
       clickCount?: number;
     };
@@ -4101,7 +4101,7 @@ export interface WebTools {
   web_waitForURL: {
     args: {
       /**
-       * A glob pattern, regex pattern, or predicate receiving [URL] to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string.
+       * A glob pattern, regex pattern, or predicate receiving URL to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string.
        */
       url: string;
       /**
@@ -4318,19 +4318,19 @@ export interface WebToolFunctions {
   /**
    * The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
    *
-   * If `expression` returns a [Promise], then `web_evalOnSelector` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelector(args: WebTools["web_evalOnSelector"]["args"]): Promise<WebTools["web_evalOnSelector"]["result"]>;
   /**
    * The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
    *
-   * If `expression` returns a [Promise], then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
    */
   web_evalOnSelectorAll(args: WebTools["web_evalOnSelectorAll"]["args"]): Promise<WebTools["web_evalOnSelectorAll"]["result"]>;
   /**
    * Returns the value of the `expression` invocation.
    *
-   * If the function passed to the `web_evaluate` returns a [Promise], then `web_evaluate` would wait for the promise to resolve and return its value.
+   * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
    *
    * If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
    */
@@ -4674,7 +4674,7 @@ export interface WebToolFunctions {
    *
    * **Details**
    *
-   * Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic [DataTransfer] carrying the provided files and/or data entries. Works cross-browser by constructing the [DataTransfer] in the page context.
+   * Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic DataTransfer carrying the provided files and/or data entries. Works cross-browser by constructing the DataTransfer in the page context.
    *
    * If the target element's `dragover` listener does not call `preventDefault()`, the target is considered to have rejected the drop: Playwright dispatches `dragleave` and this method throws.
    */
@@ -4686,7 +4686,7 @@ export interface WebToolFunctions {
    *
    * Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4698,7 +4698,7 @@ export interface WebToolFunctions {
    *
    * Returns the return value of `expression`, called with an array of all matching elements as a first argument, and `arg` as a second argument.
    *
-   * If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
    *
    * If `expression` throws or rejects, this method throws.
    */
@@ -4942,7 +4942,7 @@ export interface WebToolFunctions {
    *
    * This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
    *
-   * If `expression` returns a [Promise], this method will wait for the promise to resolve before checking its value.
+   * If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
    *
    * If `expression` throws or rejects, this method throws.
    */

@@ -46,7 +46,7 @@ class WebClick:
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 10,
-                "description": "defaults to 1. See [UIEvent.detail].",
+                "description": "defaults to 1. See UIEvent.detail.",
             },
             "delay": {
                 "type": "number",
@@ -109,7 +109,7 @@ class WebClick:
     """Defaults to `left`."""
 
     clickCount: int | None = None
-    """defaults to 1. See [UIEvent.detail]."""
+    """defaults to 1. See UIEvent.detail."""
 
     delay: float | None = None
     """Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0."""

@@ -17,7 +17,7 @@ from playwright_tools._types import JsonValue
 class WebEvalOnSelector:
     """The method finds an element matching the specified selector within the page and passes it as a first argument to `expression`. If no elements match the selector, the method throws an error. Returns the value of `expression`.
 
-    If `expression` returns a [Promise], then `web_evalOnSelector` would wait for the promise to resolve and return its value.
+    If `expression` returns a Promise, then `web_evalOnSelector` would wait for the promise to resolve and return its value.
     """
 
     tool_name: ClassVar[str] = "web_evalOnSelector"

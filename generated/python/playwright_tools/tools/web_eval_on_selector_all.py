@@ -17,7 +17,7 @@ from playwright_tools._types import JsonValue
 class WebEvalOnSelectorAll:
     """The method finds all elements matching the specified selector within the page and passes an array of matched elements as a first argument to `expression`. Returns the result of `expression` invocation.
 
-    If `expression` returns a [Promise], then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
+    If `expression` returns a Promise, then `web_evalOnSelectorAll` would wait for the promise to resolve and return its value.
     """
 
     tool_name: ClassVar[str] = "web_evalOnSelectorAll"

@@ -17,7 +17,7 @@ from playwright_tools._types import JsonValue
 class WebEvaluate:
     """Returns the value of the `expression` invocation.
 
-    If the function passed to the `web_evaluate` returns a [Promise], then `web_evaluate` would wait for the promise to resolve and return its value.
+    If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
 
     If the function passed to the `web_evaluate` returns a non-[Serializable] value, then `web_evaluate` resolves to `undefined`. Playwright also supports transferring some additional values that are not serializable by `JSON`: `-0`, `NaN`, `Infinity`, `-Infinity`.
     """

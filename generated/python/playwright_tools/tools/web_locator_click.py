@@ -51,7 +51,7 @@ class WebLocatorClick:
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 10,
-                "description": "defaults to 1. See [UIEvent.detail].",
+                "description": "defaults to 1. See UIEvent.detail.",
             },
             "delay": {
                 "type": "number",
@@ -116,7 +116,7 @@ class WebLocatorClick:
     """Defaults to `left`."""
 
     clickCount: int | None = None
-    """defaults to 1. See [UIEvent.detail]."""
+    """defaults to 1. See UIEvent.detail."""
 
     delay: float | None = None
     """Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0."""

@@ -21,7 +21,7 @@ class WebLocatorDrop:
 
     **Details**
 
-    Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic [DataTransfer] carrying the provided files and/or data entries. Works cross-browser by constructing the [DataTransfer] in the page context.
+    Dispatches the native `dragenter`, `dragover`, and `drop` events at the center of the target element with a synthetic DataTransfer carrying the provided files and/or data entries. Works cross-browser by constructing the DataTransfer in the page context.
 
     If the target element's `dragover` listener does not call `preventDefault()`, the target is considered to have rejected the drop: Playwright dispatches `dragleave` and this method throws.
     """

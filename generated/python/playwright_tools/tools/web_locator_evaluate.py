@@ -21,7 +21,7 @@ class WebLocatorEvaluate:
 
     Returns the return value of `expression`, called with the matching element as a first argument, and `arg` as a second argument.
 
-    If `expression` returns a [Promise], this method will wait for the promise to resolve and return its value.
+    If `expression` returns a Promise, this method will wait for the promise to resolve and return its value.
 
     If `expression` throws or rejects, this method throws."""
 

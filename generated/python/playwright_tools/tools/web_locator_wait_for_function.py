@@ -18,7 +18,7 @@ class WebLocatorWaitForFunction:
 
     This is a generic way to wait for an element to reach a custom condition without asserting it. The locator is re-resolved on each retry, so it tolerates the element being re-rendered while waiting.
 
-    If `expression` returns a [Promise], this method will wait for the promise to resolve before checking its value.
+    If `expression` returns a Promise, this method will wait for the promise to resolve before checking its value.
 
     If `expression` throws or rejects, this method throws."""
 

@@ -38,7 +38,7 @@ class WebMouseClick:
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 10,
-                "description": "defaults to 1. See [UIEvent.detail].",
+                "description": "defaults to 1. See UIEvent.detail.",
             },
             "delay": {
                 "type": "number",
@@ -61,7 +61,7 @@ class WebMouseClick:
     """Defaults to `left`."""
 
     clickCount: int | None = None
-    """defaults to 1. See [UIEvent.detail]."""
+    """defaults to 1. See UIEvent.detail."""
 
     delay: float | None = None
     """Time to wait between `mousedown` and `mouseup` in milliseconds. Defaults to 0."""

@@ -30,7 +30,7 @@ class WebMouseUp:
                 "type": "integer",
                 "minimum": 0,
                 "maximum": 10,
-                "description": "defaults to 1. See [UIEvent.detail].",
+                "description": "defaults to 1. See UIEvent.detail.",
             },
         },
         "required": [],
@@ -41,7 +41,7 @@ class WebMouseUp:
     """Defaults to `left`."""
 
     clickCount: int | None = None
-    """defaults to 1. See [UIEvent.detail]."""
+    """defaults to 1. See UIEvent.detail."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebMouseUp:

@@ -23,7 +23,7 @@ class WebWaitForURL:
         "properties": {
             "url": {
                 "type": "string",
-                "description": "A glob pattern, regex pattern, or predicate receiving [URL] to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string.",
+                "description": "A glob pattern, regex pattern, or predicate receiving URL to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string.",
             },
             "timeout": {
                 "type": "number",
@@ -42,7 +42,7 @@ class WebWaitForURL:
     }
 
     url: str
-    """A glob pattern, regex pattern, or predicate receiving [URL] to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string."""
+    """A glob pattern, regex pattern, or predicate receiving URL to match while waiting for the navigation. Note that if the parameter is a string without wildcard characters, the method will wait for navigation to URL that is exactly equal to the string."""
 
     timeout: float | None = None
     """Maximum operation time in milliseconds, defaults to 30 seconds, pass `0` to disable timeout. The default value can be changed by using the `web_context_setDefaultNavigationTimeout`, `web_context_setDefaultTimeout`, `web_setDefaultNavigationTimeout` or `web_setDefaultTimeout` methods."""
