@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from host.limits import HttpLimits, json_depth
+from host.request_ids import WINDOW, recover_id
 
 log = logging.getLogger(__name__)
 
@@ -210,40 +211,76 @@ class BodyGuard:
     """Reads a request's body before the app does, refusing it if it is too large (413) or a JSON
     text nested deeper than `max_depth` (400); otherwise hands the app the same bytes.
 
-    Guarantees: nothing of a refused body is kept beyond the limit; a `Content-Length` over the
-    limit is refused before any of the body is read; the refusal is a JSON body built by
-    `refusal`, never a 500.
+    Guarantees: nothing of a refused body is kept beyond the limit (on `jsonrpc_paths`, its first
+    and last `WINDOW` bytes, read through to its end, up to `DRAIN_FACTOR` times the limit); a
+    `Content-Length` over the limit elsewhere is refused before any of the body is read; the
+    refusal is a JSON body built by `refusal`, or on `jsonrpc_paths` a JSON-RPC error under the
+    request's own id (host/request_ids.py; `null` only when it cannot be read), never a 500.
     """
 
+    DRAIN_FACTOR = 8
+
     def __init__(
-        self, app: ASGIApp, max_bytes: int, max_depth: int, refusal: Refusal = host_refusal
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        max_depth: int,
+        refusal: Refusal = host_refusal,
+        *,
+        jsonrpc_paths: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_depth = max_depth
         self.refusal = refusal
+        self.jsonrpc_paths = jsonrpc_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        jsonrpc = scope.get("path") in self.jsonrpc_paths
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes:
+        over = (
+            declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes
+        )
+        if over and not jsonrpc:
             await self._refuse(send, 413, "payload_too_large", self._too_large())
             return
         chunks: list[bytes] = []
         size = 0
+        head = tail = b""
         while True:
             message = await receive()
             if message["type"] != "http.request":
                 return  # the client went away
             body = message.get("body", b"")
+            more = message.get("more_body", False)
             size += len(body)
             if size > self.max_bytes:
-                await self._refuse(send, 413, "payload_too_large", self._too_large())
+                if not jsonrpc:
+                    await self._refuse(send, 413, "payload_too_large", self._too_large())
+                    return
+                if chunks:
+                    pending = b"".join(chunks)
+                    head, tail, chunks = pending[:WINDOW], pending[-WINDOW:], []
+                if not head:
+                    head = body[:WINDOW]
+                tail = (tail + body[-WINDOW:])[-WINDOW:]
+                if more and size <= self.DRAIN_FACTOR * self.max_bytes:
+                    continue
+                found = recover_id(head, tail if not more else b"")
+                await self._refuse(
+                    send,
+                    413,
+                    "payload_too_large",
+                    self._too_large(),
+                    request_id=found,
+                    jsonrpc=True,
+                )
                 return
             chunks.append(body)
-            if not message.get("more_body", False):
+            if not more:
                 break
         data = b"".join(chunks)
         if data[:64].lstrip()[:1] in (b"{", b"[") and json_depth(data) > self.max_depth:
@@ -252,6 +289,8 @@ class BodyGuard:
                 400,
                 "too_deep",
                 f"the body nests more than {self.max_depth} levels deep; send a flatter request",
+                request_id=recover_id(data) if jsonrpc else None,
+                jsonrpc=jsonrpc,
             )
             return
         replay: list[Message] = [{"type": "http.request", "body": data, "more_body": False}]
@@ -264,8 +303,19 @@ class BodyGuard:
     def _too_large(self) -> str:
         return f"the request body is larger than {self.max_bytes} bytes"
 
-    async def _refuse(self, send: Send, status: int, code: str, message: str) -> None:
-        body = self.refusal(status, code, message)
+    async def _refuse(
+        self,
+        send: Send,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        request_id: int | str | None = None,
+        jsonrpc: bool = False,
+    ) -> None:
+        body = (
+            jsonrpc_error(request_id, message) if jsonrpc else self.refusal(status, code, message)
+        )
         # No `connection: close`: uvicorn then reads (and drops) the rest of the body, within the
         # body time limit, so a client still sending it is not cut off mid-write.
         headers = [
@@ -274,6 +324,13 @@ class BodyGuard:
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def jsonrpc_error(request_id: int | str | None, message: str, code: int = -32600) -> bytes:
+    """A JSON-RPC error response body (`Invalid Request` unless told)."""
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    ).encode()
 
 
 def listening_socket(host: str, port: int, backlog: int = 512) -> socket.socket:

@@ -52,12 +52,14 @@ class SecurityMiddleware:
         *,
         port: int | None = None,
         refusal: Refusal = host_refusal,
+        jsonrpc_paths: frozenset[str] = frozenset(),
     ) -> None:
         self.app = BodyGuard(
             app,
             config.max_body_bytes,
             config.argument_limits.depth + 16,
             refusal,
+            jsonrpc_paths=jsonrpc_paths,
         )
         self.refusal = refusal
         self.token = config.token.encode() if config.token else None

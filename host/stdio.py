@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from host.limits import json_depth
+from host.request_ids import MAX_ID_CHARS, WINDOW, recover_id
 
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -44,7 +45,7 @@ class StdioWire:
     """The protocol's two byte streams, on private duplicates of fds 0 and 1.
 
     Guarantees: `lines()` yields complete lines of at most `max_line` bytes (a longer line is
-    skipped whole and reported as `None`), ending at EOF; `write` sends bytes in order and raises
+    skipped whole and reported as a `Skipped`, which keeps only its two ends), ending at EOF; `write` sends bytes in order and raises
     `BrokenPipeError` once the reader is gone; a write that the client is slow to read waits for
     it without blocking the event loop; `close` restores fds 0 and 1.
     """
@@ -92,30 +93,41 @@ class StdioWire:
             yield chunk
             await asyncio.sleep(0)
 
-    async def lines(self) -> AsyncIterator[bytes | None]:
+    async def lines(self) -> AsyncIterator[bytes | Skipped]:
         buffer = bytearray()
-        skipping = False
+        skipped: Skipped | None = None
         async for chunk in self._chunks():
             buffer += chunk
             while True:
                 end = buffer.find(b"\n")
                 if end < 0:
-                    if len(buffer) > self.max_line:
-                        if not skipping:
-                            yield None
-                        skipping = True
+                    if skipped is not None:
+                        skipped.add(buffer)
+                        buffer.clear()
+                    elif len(buffer) > self.max_line:
+                        skipped = Skipped(bytes(buffer[:WINDOW]), b"", 0)
+                        skipped.add(buffer)
                         buffer.clear()
                     break
                 line = bytes(buffer[:end])
                 del buffer[: end + 1]
-                if skipping:
-                    skipping = False
+                if skipped is not None:
+                    skipped.add(line)
+                    yield skipped
+                    skipped = None
                 elif len(line) > self.max_line:
-                    yield None
+                    yield Skipped(line[:WINDOW], line[-WINDOW:], len(line))
                 elif line.strip():
                     yield line
-        if buffer.strip() and not skipping:
-            yield bytes(buffer) if len(buffer) <= self.max_line else None
+        if skipped is not None:
+            skipped.add(buffer)
+            yield skipped
+        elif buffer.strip():
+            line = bytes(buffer)
+            if len(line) <= self.max_line:
+                yield line
+            else:
+                yield Skipped(line[:WINDOW], line[-WINDOW:], len(line))
 
     async def write(self, data: bytes) -> None:
         if self._writer is None and not self._blocking_out:
@@ -141,6 +153,24 @@ class StdioWire:
         while view:
             written = os.write(self._out, view)
             view = view[written:]
+
+
+class Skipped:
+    """A line longer than the limit, skipped: only its first and last `WINDOW` bytes are kept
+    (where its request id is found, see host/request_ids.py) and its length."""
+
+    def __init__(self, head: bytes, tail: bytes, size: int) -> None:
+        self.head = head
+        self.tail = tail
+        self.size = size
+
+    def add(self, data: bytes | bytearray) -> None:
+        """Count `data` (the line's next bytes), keeping the last `WINDOW` bytes seen."""
+        self.size += len(data)
+        self.tail = (self.tail + bytes(data[-WINDOW:]))[-WINDOW:]
+
+    def request_id(self) -> int | str | None:
+        return recover_id(self.head, self.tail)
 
 
 class _FlowControl(asyncio.streams.FlowControlMixin, asyncio.Protocol):
@@ -181,13 +211,19 @@ def error_line(request_id: Any, code: int, message: str) -> bytes:
 
 
 def _request_id(line: bytes) -> Any:
-    """The id of a request the SDK could not parse, if Python's more lenient parser finds one."""
-    with contextlib.suppress(ValueError, RecursionError):
-        message = json.loads(line)
-        if isinstance(message, dict) and isinstance(message.get("id"), int | str):
-            request_id = message["id"]
-            return request_id if not isinstance(request_id, str) else request_id[:256]
-    return None
+    """The id of a request the SDK could not parse: read whole by Python's more lenient parser
+    if the line is shallow enough, else recovered from the line's two ends."""
+    if json_depth(line) <= 512:
+        with contextlib.suppress(ValueError, RecursionError):
+            message = json.loads(line)
+            if isinstance(message, dict) and isinstance(message.get("id"), int | str):
+                request_id = message["id"]
+                if not isinstance(request_id, bool) and (
+                    not isinstance(request_id, str) or len(request_id) <= MAX_ID_CHARS
+                ):
+                    return request_id
+            return None
+    return recover_id(line)
 
 
 def _refusal(line: bytes, max_depth: int) -> tuple[int, str] | None:
@@ -269,12 +305,13 @@ async def serve_wire(
         async with read_send:
             async for waiting in incoming():
                 line = waiting.line
-                if line is None:
+                if isinstance(line, Skipped):
                     await write(
                         error_line(
-                            None,
+                            line.request_id(),
                             INVALID_REQUEST,
-                            f"the message is longer than {wire.max_line} bytes; it was skipped",
+                            f"the message is {line.size} bytes long, more than the "
+                            f"{wire.max_line} accepted; it was skipped",
                         )
                     )
                     continue

@@ -1,0 +1,309 @@
+"""Round four of the hostile catalogue (issue 37; docs/ERRORS.md, rows 199 on): every request
+answered under its own id, no 500 for any body, a tab that closes itself, EOF with calls in flight,
+HTTP hygiene. Real Chromium, the official MCP SDK client over the real stdio and HTTP transports."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from host_tests.host_helpers import PYTHON, REPO, ServedHost, serve_host
+from host_tests.test_host_security import request
+from host_tests.test_hostile_transports import StdioClient
+
+HUGE = 10 * 1024 * 1024
+CLIENT_TIMEOUT_S = 150.0
+"""The SDK client's own read timeout: a request the host leaves unanswered fails at it."""
+
+
+@pytest.fixture(scope="module")
+def http_host() -> Iterator[ServedHost]:
+    host = serve_host("--toolset", "all")
+    yield host
+    host.stop()
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+OVERSIZED_CALLS = {
+    "10 MB target": ("browser_click", {"target": "a" * HUGE}),
+    "10 MB text": ("browser_type", {"target": "#x", "text": "a" * HUGE}),
+    "10 MB expression": ("web_evaluate", {"expression": "a" * HUGE}),
+    "10 MB url": ("browser_navigate", {"url": "http://127.0.0.1/" + "a" * HUGE}),
+    "5 MiB route body": (
+        "browser_route",
+        {"pattern": "**/x", "body": "a" * (5 * 1024 * 1024)},
+    ),
+    # The Python SDK cannot serialize 1,000 levels (pydantic stops it); the raw tests below
+    # send 10,000.
+    "200 deep": ("web_evaluate", {"expression": "1", "arg": _nested(200)}),
+}
+
+
+async def _refused_calls(client: Client) -> dict[str, tuple[str, float]]:
+    """Each call of OVERSIZED_CALLS, then one good call: what each answered, and how fast."""
+    seen: dict[str, tuple[str, float]] = {}
+    for name, (tool, arguments) in OVERSIZED_CALLS.items():
+        started = time.monotonic()
+        try:
+            await client.call_tool(tool, arguments, read_timeout_seconds=CLIENT_TIMEOUT_S)
+        except MCPError as error:
+            seen[name] = (error.error.message, time.monotonic() - started)
+        else:
+            seen[name] = ("answered without an error", time.monotonic() - started)
+    good = await client.call_tool("web_evaluate", {"expression": "6 * 7"})
+    seen["then"] = (json.dumps(good.structured_content), 0.0)
+    return seen
+
+
+def _check_refusals(seen: dict[str, tuple[str, float]]) -> None:
+    for name in OVERSIZED_CALLS:
+        message, took = seen[name]
+        assert "larger than" in message or "more than" in message or "nests" in message, (
+            name,
+            message[:300],
+        )
+        # Answered, not left to the client's timeout.
+        assert took < CLIENT_TIMEOUT_S / 3, (name, took)
+    assert '"result": 42' in seen["then"][0], seen["then"]
+
+
+def test_the_sdk_client_over_stdio_gets_every_refusal_under_its_own_id() -> None:
+    params = StdioServerParameters(
+        command=PYTHON, args=["-m", "host", "serve", "--stdio", "--toolset", "all"], cwd=str(REPO)
+    )
+
+    async def run() -> dict[str, tuple[str, float]]:
+        async with Client(params) as client:
+            return await _refused_calls(client)
+
+    _check_refusals(asyncio.run(run()))
+
+
+def test_the_sdk_client_over_http_gets_every_refusal_under_its_own_id(
+    http_host: ServedHost,
+) -> None:
+    async def run() -> dict[str, tuple[str, float]]:
+        async with Client(http_host.mcp_url) as client:
+            return await _refused_calls(client)
+
+    _check_refusals(asyncio.run(run()))
+
+
+def _line(request_id: Any, arguments: bytes, *, id_last: bool) -> bytes:
+    """A tools/call line with the id first (the Python SDK's order) or last (TypeScript's)."""
+    params = b'{"name":"web_evaluate","arguments":' + arguments + b"}"
+    rid = json.dumps(request_id).encode()
+    if id_last:
+        return b'{"method":"tools/call","params":' + params + b',"jsonrpc":"2.0","id":' + rid + b"}"
+    return b'{"jsonrpc":"2.0","id":' + rid + b',"method":"tools/call","params":' + params + b"}"
+
+
+RAW_CASES = {
+    "long, id first": (b'{"expression":"' + b"a" * HUGE + b'"}', False),
+    "long, id last": (b'{"expression":"' + b"a" * HUGE + b'"}', True),
+    "deep, id first": (b'{"expression":"1","arg":' + b"[" * 10_000 + b"]" * 10_000 + b"}", False),
+    "deep, id last": (b'{"expression":"1","arg":' + b"[" * 10_000 + b"]" * 10_000 + b"}", True),
+    "deep and not closed, id first": (b'{"expression":"1","arg":' + b"[" * 10_000 + b"}", False),
+}
+
+
+def test_raw_stdio_lines_are_answered_under_their_own_id_wherever_it_stands() -> None:
+    client = StdioClient()
+    try:
+        client.start()
+        for number, (name, (arguments, id_last)) in enumerate(RAW_CASES.items()):
+            for request_id in (100 + number, f"req-{number}"):
+                client.send(_line(request_id, arguments, id_last=id_last))
+                answer = client.answer()
+                assert answer["id"] == request_id and "error" in answer, (name, answer)
+        # A nested "id" is not the request's: the message's own cannot be read, so null.
+        client.send(b'{"method":"tools/call","params":{"id":5,"x":' + b"[" * 10_000 + b"}")
+        assert client.answer()["id"] is None
+        good = client.call(1, "web_evaluate", {"expression": "6 * 7"})
+        assert good["result"]["structuredContent"]["result"] == 42
+    finally:
+        client.process.kill()
+        client.process.wait(30)
+
+
+@pytest.mark.parametrize("id_last", [False, True], ids=["id first", "id last"])
+@pytest.mark.parametrize("kind", ["long", "deep"])
+def test_raw_http_bodies_are_answered_under_their_own_id(
+    http_host: ServedHost, kind: str, id_last: bool
+) -> None:
+    arguments = RAW_CASES[f"{kind}, id {'last' if id_last else 'first'}"][0]
+    status, body, _ = request(
+        http_host.base,
+        "/mcp",
+        method="POST",
+        body=_line(77, arguments, id_last=id_last),
+        headers={
+            "content-type": "application/json",
+            "accept": "application/json, text/event-stream",
+        },
+    )
+    assert status == (413 if kind == "long" else 400), (status, body[:200])
+    answer = json.loads(body)
+    assert answer["id"] == 77 and answer["error"]["message"], answer
+
+
+# -- no 500 for any input ----------------------------------------------------------------------
+
+HOLE = "@@FIELD@@"
+ABUSES: dict[str, bytes] = {
+    "100,000 deep array": b"[" * 100_000 + b"]" * 100_000,
+    "100,000 deep object": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    "deep and unclosed": b"[" * 100_000,
+    "1 MB string": b'"' + b"a" * 1_000_000 + b'"',
+    "5 MB string": b'"' + b"a" * 5_000_000 + b'"',
+    "10,000-item array": b"[" + b",".join([b"1"] * 10_000) + b"]",
+    "5,000-digit integer": b"9" * 5_000,
+    "1e999999": b"1e999999",
+    "lone surrogate": b'"\\ud800"',
+    "null": b"null",
+    "true": b"true",
+    "negative": b"-1",
+    "float": b"0.5",
+    "empty object": b"{}",
+    "empty array": b"[]",
+    "empty string": b'""',
+}
+
+
+def fill(template: Any, abuse: bytes) -> bytes:
+    """`template` as JSON text with the string HOLE replaced by the raw `abuse`."""
+    return json.dumps(template).encode().replace(json.dumps(HOLE).encode(), abuse, 1)
+
+
+def holes(document: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path of every member and item of `document` (each a place to put an abuse)."""
+    if isinstance(document, dict):
+        for key, value in document.items():
+            yield (*path, key)
+            yield from holes(value, (*path, key))
+    elif isinstance(document, list):
+        for index, value in enumerate(document):
+            yield (*path, index)
+            yield from holes(value, (*path, index))
+
+
+def with_hole(document: Any, path: tuple[Any, ...]) -> Any:
+    copy = json.loads(json.dumps(document))
+    target = copy
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = HOLE
+    return copy
+
+
+def abused_bodies(document: Any) -> Iterator[tuple[str, bytes]]:
+    """The whole body and every field of `document`, each replaced by every abuse."""
+    for name, abuse in ABUSES.items():
+        yield f"$ = {name}", abuse
+    for path in holes(document):
+        for name, abuse in ABUSES.items():
+            yield f"{'.'.join(map(str, path))} = {name}", fill(with_hole(document, path), abuse)
+
+
+def _arguments_json_abuses(envelope: dict[str, Any]) -> Iterator[tuple[str, bytes]]:
+    """`arguments_json` is JSON in a string: each abuse, as the string's content."""
+    for name, abuse in ABUSES.items():
+        inner = {"expression": HOLE}
+        for label, text in (
+            (name, abuse.decode("utf-8", "surrogatepass")),
+            (f"expression = {name}", fill(inner, abuse).decode("utf-8", "surrogatepass")),
+        ):
+            document = json.loads(json.dumps(envelope))
+            document["action"]["arguments_json"] = HOLE
+            yield f"arguments_json: {label}", fill(document, json.dumps(text).encode())
+
+
+def _post(base: str, path: str, body: bytes, **headers: str) -> tuple[int, bytes]:
+    status, answer, _ = request(
+        base,
+        path,
+        method="POST",
+        body=body,
+        headers={
+            "content-type": "application/json",
+            "accept": "application/json, text/event-stream",
+            **headers,
+        },
+    )
+    return status, answer
+
+
+def test_no_field_of_the_scripting_callback_gets_a_5xx(http_host: ServedHost) -> None:
+    envelope = {
+        "version": 1,
+        "session_id": "fuzz",
+        "invocation_id": "1",
+        "action": {
+            "type": "call_tool",
+            "tool_name": "web_evaluate",
+            "arguments_json": json.dumps({"expression": "1"}),
+        },
+    }
+    failures = []
+    tried = 0
+    for name, body in [*abused_bodies(envelope), *_arguments_json_abuses(envelope)]:
+        status, answer = _post(http_host.base, "/scripting/callback", body)
+        tried += 1
+        if status >= 500:
+            failures.append((name, status, answer[:200]))
+    assert tried > 150
+    assert failures == []
+
+
+def test_no_field_of_an_mcp_request_gets_a_5xx(http_host: ServedHost) -> None:
+    status, _, headers = request(
+        http_host.base,
+        "/mcp",
+        method="POST",
+        body=json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "fuzz", "version": "1"},
+                },
+            }
+        ).encode(),
+        headers={
+            "content-type": "application/json",
+            "accept": "application/json, text/event-stream",
+        },
+    )
+    assert status == 200
+    session = {"mcp-session-id": headers["mcp-session-id"]}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "web_evaluate", "arguments": {"expression": "1"}},
+    }
+    failures = []
+    tried = 0
+    for name, body in abused_bodies(call):
+        status, answer = _post(http_host.base, "/mcp", body, **session)
+        tried += 1
+        if status >= 500:
+            failures.append((name, status, answer[:200]))
+    assert tried > 100
+    assert failures == []
