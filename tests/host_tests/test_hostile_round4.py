@@ -14,8 +14,10 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from host_tests.host_helpers import PYTHON, REPO, ServedHost, serve_host
+from host_tests.host_helpers import PYTHON, REPO, LoopThread, ServedHost, serve_host, wait_until
+from host_tests.hostile_pages import HostilePages, start_hostile_pages
 from host_tests.test_host_security import request
+from host_tests.test_hostile_runtime import running
 from host_tests.test_hostile_transports import StdioClient
 
 HUGE = 10 * 1024 * 1024
@@ -307,3 +309,48 @@ def test_no_field_of_an_mcp_request_gets_a_5xx(http_host: ServedHost) -> None:
             failures.append((name, status, answer[:200]))
     assert tried > 100
     assert failures == []
+
+
+# -- a tab that closes itself mid-call ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def hostile_pages() -> Iterator[HostilePages]:
+    state, server = start_hostile_pages()
+    yield state
+    server.stop()
+
+
+@pytest.mark.parametrize("how", ["first tab", "popup, last tab", "popup, one of two tabs"])
+def test_a_tab_that_closes_itself_while_a_navigation_waits_on_a_server_that_never_answers(
+    loop: LoopThread, hostile_pages: HostilePages, how: str
+) -> None:
+    navigation_s = 8
+    with running(loop, navigation_timeout=navigation_s) as call:
+        key = "window-close"
+        if how == "first tab":
+            # The session's first tab, one entry in its history: Chromium lets it close itself.
+            call.ok(key, "web_navigate", {"url": hostile_pages.url("/closes-itself")})
+        else:
+            call.ok(key, "web_navigate", {"url": hostile_pages.url("/opener")})
+            call.ok(key, "web_click", {"selector": "#go"})
+            wait_until(lambda: len(call.ok(key, "web_tabs")["tabs"]) == 2, "the popup")
+            call.ok(key, "web_tabs", {"action": "select", "index": 1})
+            if how == "popup, last tab":
+                call.ok(key, "web_tabs", {"action": "close", "index": 0})
+        call.ok(key, "web_click", {"selector": "#arm"})  # window.close() in 500 ms
+        started = time.monotonic()
+        answered = call(key, "web_navigate", {"url": hostile_pages.url("/never")}, timeout=120)
+        assert answered.error is not None, answered.text()
+        assert answered.error.code in ("tab_closed", "timeout", "playwright_error"), answered.text()
+        assert time.monotonic() - started < navigation_s + 10
+        # The next call runs at once, in a live tab, and says what happened.
+        started = time.monotonic()
+        after = call(key, "web_evaluate", {"expression": "6 * 7"}, timeout=120)
+        took = time.monotonic() - started
+        assert after.ok and after.value == 42, after.text()
+        assert took < 5, took
+        notes = (answered.extras.get("notes") or []) + (after.extras.get("notes") or [])
+        assert any(n.get("event") in ("tab_closed_by_page", "tab_unresponsive") for n in notes), (
+            notes
+        )
