@@ -3,8 +3,9 @@ on): no field of `POST /execute` gets a 5xx, whatever it holds."""
 
 from __future__ import annotations
 
-from host_executor.helpers import ExecutorProcess
 from host_tests.test_hostile_round4 import abused_bodies
+
+from host_executor.helpers import ExecutorProcess
 
 
 def test_no_field_of_an_action_gets_a_5xx(service: ExecutorProcess) -> None:
