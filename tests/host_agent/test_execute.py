@@ -13,7 +13,6 @@ import pytest
 from host_tests.host_helpers import ServedHost, serve_host
 from mcp import Client
 
-from host.errors import HostError
 from host.limits import execute_timeout
 from host.registry import ToolRegistry
 from host_agent.agent_client import Agent, text_of
