@@ -5,8 +5,9 @@ up silently on a line it cannot parse (a client waits forever for that answer), 
 SDK's HTTP stack. This one reads and writes the pipes through the event loop, so SIGTERM and
 SIGINT end the host at once whatever the client does; answers every request it cannot pass on
 (too long, not UTF-8, nested too deep, not JSON-RPC) with a JSON-RPC error that carries the
-request's id when one can be read; and reports a client that closed its end (stdin at EOF,
-stdout closed) so the host can stop quietly.
+request's id when one can be read; at the end of stdin answers every request still in flight
+(its result within `EOF_GRACE_S`, else a `cancelled` error); and reports a client that closed
+its end (stdin at EOF, stdout closed) so the host can stop quietly.
 
 While it runs, file descriptors 0 and 1 point at /dev/null and stderr, so a stray `print` or a
 child process cannot write into the protocol stream; the wire uses private duplicates.
@@ -39,6 +40,11 @@ log = logging.getLogger(__name__)
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800
+"""A request the host gave up at exit (the code LSP uses for a cancelled request)."""
+EOF_GRACE_S = 10.0
+"""How long calls still running at the end of stdin may take to finish before the host answers
+them `cancelled` and exits."""
 
 
 class StdioWire:
@@ -265,6 +271,13 @@ async def serve_wire(
 
     from host.early_answers import Waiting
 
+    pending: set[int | str] = set()
+    """Ids of requests passed to the SDK and not answered yet (each is answered before exit)."""
+    settled = asyncio.Event()
+    """Set while `pending` is empty."""
+    settled.set()
+    dropped: set[int | str] = set()
+    """Ids answered `cancelled` at the end of stdin: the SDK's late answer is not sent."""
     replayed: dict[int | str, asyncio.Event] = {}
     """Ids of replayed requests (answered early): their answers are not sent."""
     captures: dict[int | str, str | None] = {}
@@ -322,11 +335,31 @@ async def serve_wire(
                     except ValueError as error:
                         refusal = PARSE_ERROR, _parse_failure(error)
                     else:
-                        if waiting.key is not None and isinstance(message, types.JSONRPCRequest):
-                            captures[message.id] = None if message.id in captures else waiting.key
+                        if isinstance(message, types.JSONRPCRequest):
+                            if waiting.key is not None:
+                                captures[message.id] = (
+                                    None if message.id in captures else waiting.key
+                                )
+                            pending.add(message.id)
+                            settled.clear()
                         await read_send.send(SessionMessage(message))
                         continue
                 await write(error_line(_request_id(line), *refusal))
+            # The end of stdin: every request the client sent is answered before the host exits,
+            # by its result if it comes within EOF_GRACE_S, else by a `cancelled` error.
+            with anyio.move_on_after(EOF_GRACE_S):
+                await settled.wait()
+            for request_id in sorted(pending, key=str):
+                dropped.add(request_id)
+                await write(
+                    error_line(
+                        request_id,
+                        REQUEST_CANCELLED,
+                        "cancelled: the client closed stdin and the host is exiting; the call "
+                        f"did not finish within {EOF_GRACE_S:g} s of it",
+                    )
+                )
+            pending.clear()
         on_gone("the client closed stdin")
 
     async def send() -> None:
@@ -339,6 +372,12 @@ async def serve_wire(
                 if answers is not None and answers in replayed:
                     replayed.pop(answers).set()
                     continue
+                if answers is not None:
+                    if answers in dropped:
+                        continue
+                    pending.discard(answers)
+                    if not pending:
+                        settled.set()
                 data = _encode(outgoing)
                 await write(data)
                 if answers is not None and answers in captures:

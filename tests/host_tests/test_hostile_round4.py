@@ -354,3 +354,49 @@ def test_a_tab_that_closes_itself_while_a_navigation_waits_on_a_server_that_neve
         assert any(n.get("event") in ("tab_closed_by_page", "tab_unresponsive") for n in notes), (
             notes
         )
+
+
+# -- the end of stdin with calls in flight ----------------------------------------------------
+
+
+def test_every_request_sent_before_stdin_closed_is_answered_before_the_host_exits() -> None:
+    client = StdioClient()
+    try:
+        client.start()
+        assert client.call(1, "web_evaluate", {"expression": "1"})["id"] == 1
+        # One session runs its calls in turn: the one that never ends comes last.
+        calls = {
+            2: "new Promise(r => setTimeout(() => r('slow'), 2000))",
+            4: "'quick'",
+            3: "new Promise(() => {})",
+        }
+        for request_id, expression in calls.items():
+            client.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "method": "tools/call",
+                    "params": {"name": "web_evaluate", "arguments": {"expression": expression}},
+                }
+            )
+        client.send({"jsonrpc": "2.0", "id": 5, "method": "tools/list"})
+        assert client.process.stdin is not None
+        client.process.stdin.close()
+        started = time.monotonic()
+        assert client.process.wait(60) == 0
+        assert time.monotonic() - started < 40
+        answers: dict[Any, dict[str, Any]] = {}
+        while True:
+            try:
+                answer = json.loads(client.lines.get(timeout=5))
+            except Exception:
+                break
+            answers[answer["id"]] = answer
+        assert sorted(answers) == [2, 3, 4, 5], answers.keys()
+        assert answers[2]["result"]["structuredContent"]["result"] == "slow"
+        assert answers[4]["result"]["structuredContent"]["result"] == "quick"
+        assert "tools" in answers[5]["result"]
+        assert "cancelled" in answers[3]["error"]["message"], answers[3]
+    finally:
+        client.process.kill()
+        client.process.wait(30)
