@@ -30,6 +30,8 @@ from host.request_ids import WINDOW, recover_id
 
 log = logging.getLogger(__name__)
 
+LINGER_S = 2.0
+"""How long a connection closed with a 408 keeps reading (and dropping) what the client sends."""
 _FD_RESERVE = 256
 """Descriptors kept free for the driver's pipes, files and outgoing sockets."""
 
@@ -71,6 +73,7 @@ class GuardedH11Protocol(H11Protocol):
         self.limits = limits
         self.capacity: int = getattr(config, "guard_capacity", limits.max_connections)
         self._refused = False
+        self._lingering: asyncio.TimerHandle | None = None
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._since = 0.0
@@ -118,11 +121,15 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._lingering is not None:
+            self._lingering.cancel()
         if self._refused:
             return
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering is not None:
+            return  # closing: what the client still sends is read and dropped
         super().data_received(data)
         self._follow_state()
 
@@ -196,7 +203,14 @@ class GuardedH11Protocol(H11Protocol):
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True
             self.cycle.message_event.set()
-        self.transport.close()
+        if status is None or not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        # A lingering close: the response is sent and our side half-closed, and what the client
+        # is still sending is read and dropped for a moment before the socket closes. Closing at
+        # once, with its bytes unread, would send a reset that can destroy the 408 in flight.
+        self.transport.write_eof()
+        self._lingering = self.loop.call_later(LINGER_S, self.transport.close)
 
 
 Refusal = Callable[[int, str, str], bytes]

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from mcp import Client, StdioServerParameters
@@ -400,3 +402,86 @@ def test_every_request_sent_before_stdin_closed_is_answered_before_the_host_exit
     finally:
         client.process.kill()
         client.process.wait(30)
+
+
+# -- HTTP hygiene ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[ServedHost]:
+    host = serve_host("--toolset", "all", "--http-header-timeout", "2")
+    yield host
+    host.stop()
+
+
+def _read_to_close(sock: socket.socket, seconds: float) -> tuple[bytes, str]:
+    """What the server sent, and how the connection ended: `eof` or `reset`."""
+    sock.settimeout(seconds)
+    received = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return received, "reset"
+        if not chunk:
+            return received, "eof"
+        received += chunk
+
+
+def test_a_request_with_two_framings_is_refused_and_its_connection_closed(
+    guarded: ServedHost,
+) -> None:
+    parts = urlsplit(guarded.base)
+    for path in ("/scripting/callback", "/mcp"):
+        sock = socket.create_connection((parts.hostname, parts.port), timeout=30)
+        body = b'{"version": 1}'
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\ncontent-type: application/json\r\n"
+            f"content-length: {len(body) + 7}\r\ntransfer-encoding: chunked\r\n\r\n".encode()
+            + f"{len(body):x}\r\n".encode()
+            + body
+            + b"\r\n0\r\n\r\n"
+        )
+        answer, _ = _read_to_close(sock, 30)
+        sock.close()
+        assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+        assert b"Content-Length and Transfer-Encoding" in answer
+        assert b"connection: close" in answer.lower()
+
+
+def test_a_timed_out_client_still_sending_reads_the_408_and_a_clean_close(
+    guarded: ServedHost,
+) -> None:
+    parts = urlsplit(guarded.base)
+    sock = socket.create_connection((parts.hostname, parts.port), timeout=30)
+    sock.sendall(f"GET /healthz HTTP/1.1\r\nHost: {parts.netloc}\r\nX-Slow: ".encode())
+    sock.settimeout(30)
+    answer = sock.recv(65536)  # the 408 after the header time limit
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
+    # The client is still sending: with a lingering close the server reads and drops it, and
+    # the client sees the end of the stream; a socket closed at once answers it with a reset.
+    sock.sendall(b"a" * 100_000)
+    rest, ending = _read_to_close(sock, 30)
+    sock.close()
+    assert ending == "eof", (ending, rest[:80])
+
+
+def test_loopback_origins_in_every_spelling_are_the_servers_own(http_host: ServedHost) -> None:
+    port = urlsplit(http_host.base).port
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    for origin in (
+        f"http://[::1]:{port}",
+        f"https://[::1]:{port}",
+        f"http://[0:0:0:0:0:0:0:1]:{port}",
+        f"http://[::ffff:127.0.0.1]:{port}",
+        f"http://localhost:{port}",
+    ):
+        status, body, _ = request(
+            http_host.base, "/mcp", method="POST", body=b"{}", headers={**headers, "origin": origin}
+        )
+        assert status != 403, (origin, body[:200])
+    for origin in (f"http://[::1]:{port + 1}", f"http://[::2]:{port}", "http://example.com"):
+        status, _, _ = request(
+            http_host.base, "/mcp", method="POST", body=b"{}", headers={**headers, "origin": origin}
+        )
+        assert status == 403, origin
