@@ -107,13 +107,15 @@ class GuardedH11Protocol(H11Protocol):
         if not waiting:
             return False
         oldest = min(waiting, key=lambda c: c._since)
-        oldest._close(408, "Request Timeout", "the request did not arrive in time")
+        # At once, without a lingering close: an eviction frees a descriptor for a newcomer.
+        oldest._close(408, "Request Timeout", "the request did not arrive in time", linger=False)
         self.connections.discard(oldest)
         return True
 
     def _waiting_for_headers(self) -> bool:
         return (
             self.transport is not None
+            and self._lingering is None
             and not self.transport.is_closing()
             and self.conn.their_state is h11.IDLE
             and (self.cycle is None or self.cycle.response_complete)
@@ -194,16 +196,18 @@ class GuardedH11Protocol(H11Protocol):
                 f"the request's body did not arrive within {self.limits.body_timeout:g} s",
             )
 
-    def _close(self, status: int | None, reason: str = "", message: str = "") -> None:
+    def _close(
+        self, status: int | None, reason: str = "", message: str = "", *, linger: bool = True
+    ) -> None:
         self._disarm()
-        if self.transport is None or self.transport.is_closing():
+        if self.transport is None or self.transport.is_closing() or self._lingering is not None:
             return
         if status is not None:
             self.transport.write(_raw_response(status, reason, message))
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True
             self.cycle.message_event.set()
-        if status is None or not self.transport.can_write_eof():
+        if status is None or not linger or not self.transport.can_write_eof():
             self.transport.close()
             return
         # A lingering close: the response is sent and our side half-closed, and what the client
