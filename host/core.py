@@ -564,6 +564,12 @@ class Host:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(_PROBE_S):
                     await tab.cdp.send("Runtime.terminateExecution")
+        await self._probe(session, tab, "tab_hung")
+
+    async def _probe(self, session: Session, tab: Tab, event: str) -> None:
+        """Replace `tab` by a new blank one at once if it does not answer within `_PROBE_S`."""
+        if tab not in session.tabs or tab.crashed:
+            return
         try:
             async with asyncio.timeout(_PROBE_S):
                 await tab.page.evaluate("1")
@@ -571,7 +577,7 @@ class Host:
             if tab in session.tabs and not tab.crashed:
                 log.warning("a tab stopped answering; it is replaced")
                 tab.crashed = True
-                await session._replace(tab, event="tab_hung")
+                await session._replace(tab, event=event)
 
     async def _classify(self, session: Session, tab: Tab, error: PlaywrightError) -> HostError:
         message = _first_line(error)
@@ -598,6 +604,11 @@ class Host:
             )
         if session.ended is not None:
             return HostError("session_ended", f"{session.ended} while the call ran ({message})")
+        if "Timeout" in message:
+            # A page that called window.close() while a navigation was pending is left neither
+            # open nor closed: Playwright reports no close, and every later call on it would
+            # wait to its deadline. A tab that does not answer now is replaced now.
+            await self._probe(session, tab, "tab_unresponsive")
         if _patience(error) or "detached" in message:
             # The page's close event can trail the failure it caused.
             give_up = time.monotonic() + 2.0

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from host.cache_folder import host_cache
-from host.stdio import StdioWire, _refusal
+from host.stdio import Skipped, StdioWire, _refusal
 
 if TYPE_CHECKING:
     from host.config import HostConfig
@@ -253,7 +253,7 @@ def _params(message: dict[str, Any]) -> str:
 class Waiting:
     """A line for the SDK, and the key its answer is kept under (None: not kept)."""
 
-    line: bytes | None
+    line: bytes | Skipped
     key: str | None = None
 
 
@@ -342,13 +342,13 @@ class EarlyResponder:
             log.info("reading stdin failed: %s", error)
         await self._queue.put(None)
 
-    async def _take(self, line: bytes | None) -> Waiting | None:
+    async def _take(self, line: bytes | Skipped) -> Waiting | None:
         """Answer `line` now (None), or what waits for the SDK."""
-        message = None if line is None else plain_message(line, self.max_depth)
+        message = None if isinstance(line, Skipped) else plain_message(line, self.max_depth)
         first, self._first = self._first, False
         if message is None:
             return Waiting(line)
-        assert line is not None
+        assert not isinstance(line, Skipped)
         method, request_id = message["method"], message.get("id")
         if "id" not in message:
             if method == "notifications/initialized" and self._session is not None:

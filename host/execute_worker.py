@@ -188,6 +188,7 @@ async def run(job: dict[str, Any], protocol: Protocol) -> dict[str, Any]:
             if size > limit:
                 result.update(
                     success=False,
+                    too_large=True,
                     result=None,
                     error=f"the return value is {size} characters of JSON, more than the host's "
                     f"limit of {limit}; return less (a slice, a count, a summary)",

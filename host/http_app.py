@@ -90,4 +90,6 @@ def build_app(host: Host, bind_host: str = "127.0.0.1", *, port: int | None = No
         ],
         lifespan=lifespan,
     )
-    return SecurityMiddleware(app, host.config, bind_host, port=port)
+    return SecurityMiddleware(
+        app, host.config, bind_host, port=port, jsonrpc_paths=frozenset({"/mcp"})
+    )

@@ -26,9 +26,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from host.limits import HttpLimits, json_depth
+from host.request_ids import WINDOW, recover_id
 
 log = logging.getLogger(__name__)
 
+LINGER_S = 2.0
+"""How long a connection closed with a 408 keeps reading (and dropping) what the client sends."""
 _FD_RESERVE = 256
 """Descriptors kept free for the driver's pipes, files and outgoing sockets."""
 
@@ -70,6 +73,7 @@ class GuardedH11Protocol(H11Protocol):
         self.limits = limits
         self.capacity: int = getattr(config, "guard_capacity", limits.max_connections)
         self._refused = False
+        self._lingering: asyncio.TimerHandle | None = None
         self._header_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._since = 0.0
@@ -103,13 +107,15 @@ class GuardedH11Protocol(H11Protocol):
         if not waiting:
             return False
         oldest = min(waiting, key=lambda c: c._since)
-        oldest._close(408, "Request Timeout", "the request did not arrive in time")
+        # At once, without a lingering close: an eviction frees a descriptor for a newcomer.
+        oldest._close(408, "Request Timeout", "the request did not arrive in time", linger=False)
         self.connections.discard(oldest)
         return True
 
     def _waiting_for_headers(self) -> bool:
         return (
             self.transport is not None
+            and self._lingering is None
             and not self.transport.is_closing()
             and self.conn.their_state is h11.IDLE
             and (self.cycle is None or self.cycle.response_complete)
@@ -117,11 +123,15 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._lingering is not None:
+            self._lingering.cancel()
         if self._refused:
             return
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering is not None:
+            return  # closing: what the client still sends is read and dropped
         super().data_received(data)
         self._follow_state()
 
@@ -186,16 +196,25 @@ class GuardedH11Protocol(H11Protocol):
                 f"the request's body did not arrive within {self.limits.body_timeout:g} s",
             )
 
-    def _close(self, status: int | None, reason: str = "", message: str = "") -> None:
+    def _close(
+        self, status: int | None, reason: str = "", message: str = "", *, linger: bool = True
+    ) -> None:
         self._disarm()
-        if self.transport is None or self.transport.is_closing():
+        if self.transport is None or self.transport.is_closing() or self._lingering is not None:
             return
         if status is not None:
             self.transport.write(_raw_response(status, reason, message))
         if self.cycle is not None and not self.cycle.response_complete:
             self.cycle.disconnected = True
             self.cycle.message_event.set()
-        self.transport.close()
+        if status is None or not linger or not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        # A lingering close: the response is sent and our side half-closed, and what the client
+        # is still sending is read and dropped for a moment before the socket closes. Closing at
+        # once, with its bytes unread, would send a reset that can destroy the 408 in flight.
+        self.transport.write_eof()
+        self._lingering = self.loop.call_later(LINGER_S, self.transport.close)
 
 
 Refusal = Callable[[int, str, str], bytes]
@@ -210,40 +229,76 @@ class BodyGuard:
     """Reads a request's body before the app does, refusing it if it is too large (413) or a JSON
     text nested deeper than `max_depth` (400); otherwise hands the app the same bytes.
 
-    Guarantees: nothing of a refused body is kept beyond the limit; a `Content-Length` over the
-    limit is refused before any of the body is read; the refusal is a JSON body built by
-    `refusal`, never a 500.
+    Guarantees: nothing of a refused body is kept beyond the limit (on `jsonrpc_paths`, its first
+    and last `WINDOW` bytes, read through to its end, up to `DRAIN_FACTOR` times the limit); a
+    `Content-Length` over the limit elsewhere is refused before any of the body is read; the
+    refusal is a JSON body built by `refusal`, or on `jsonrpc_paths` a JSON-RPC error under the
+    request's own id (host/request_ids.py; `null` only when it cannot be read), never a 500.
     """
 
+    DRAIN_FACTOR = 8
+
     def __init__(
-        self, app: ASGIApp, max_bytes: int, max_depth: int, refusal: Refusal = host_refusal
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        max_depth: int,
+        refusal: Refusal = host_refusal,
+        *,
+        jsonrpc_paths: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.max_depth = max_depth
         self.refusal = refusal
+        self.jsonrpc_paths = jsonrpc_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
+        jsonrpc = scope.get("path") in self.jsonrpc_paths
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes:
+        over = (
+            declared is not None and declared.strip().isdigit() and int(declared) > self.max_bytes
+        )
+        if over and not jsonrpc:
             await self._refuse(send, 413, "payload_too_large", self._too_large())
             return
         chunks: list[bytes] = []
         size = 0
+        head = tail = b""
         while True:
             message = await receive()
             if message["type"] != "http.request":
                 return  # the client went away
             body = message.get("body", b"")
+            more = message.get("more_body", False)
             size += len(body)
             if size > self.max_bytes:
-                await self._refuse(send, 413, "payload_too_large", self._too_large())
+                if not jsonrpc:
+                    await self._refuse(send, 413, "payload_too_large", self._too_large())
+                    return
+                if chunks:
+                    pending = b"".join(chunks)
+                    head, tail, chunks = pending[:WINDOW], pending[-WINDOW:], []
+                if not head:
+                    head = body[:WINDOW]
+                tail = (tail + body[-WINDOW:])[-WINDOW:]
+                if more and size <= self.DRAIN_FACTOR * self.max_bytes:
+                    continue
+                found = recover_id(head, tail if not more else b"")
+                await self._refuse(
+                    send,
+                    413,
+                    "payload_too_large",
+                    self._too_large(),
+                    request_id=found,
+                    jsonrpc=True,
+                )
                 return
             chunks.append(body)
-            if not message.get("more_body", False):
+            if not more:
                 break
         data = b"".join(chunks)
         if data[:64].lstrip()[:1] in (b"{", b"[") and json_depth(data) > self.max_depth:
@@ -252,6 +307,8 @@ class BodyGuard:
                 400,
                 "too_deep",
                 f"the body nests more than {self.max_depth} levels deep; send a flatter request",
+                request_id=recover_id(data) if jsonrpc else None,
+                jsonrpc=jsonrpc,
             )
             return
         replay: list[Message] = [{"type": "http.request", "body": data, "more_body": False}]
@@ -264,8 +321,19 @@ class BodyGuard:
     def _too_large(self) -> str:
         return f"the request body is larger than {self.max_bytes} bytes"
 
-    async def _refuse(self, send: Send, status: int, code: str, message: str) -> None:
-        body = self.refusal(status, code, message)
+    async def _refuse(
+        self,
+        send: Send,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        request_id: int | str | None = None,
+        jsonrpc: bool = False,
+    ) -> None:
+        body = (
+            jsonrpc_error(request_id, message) if jsonrpc else self.refusal(status, code, message)
+        )
         # No `connection: close`: uvicorn then reads (and drops) the rest of the body, within the
         # body time limit, so a client still sending it is not cut off mid-write.
         headers = [
@@ -274,6 +342,13 @@ class BodyGuard:
         ]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def jsonrpc_error(request_id: int | str | None, message: str, code: int = -32600) -> bytes:
+    """A JSON-RPC error response body (`Invalid Request` unless told)."""
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+    ).encode()
 
 
 def listening_socket(host: str, port: int, backlog: int = 512) -> socket.socket:

@@ -269,8 +269,8 @@ EXECUTE_MAX_SEC = 300.0
 
 
 def execute_timeout(args: object) -> float:
-    """`playwright_execute`'s `timeout_sec`: 60 when absent. The schema refuses values outside
-    1 to 300 before a call gets here; this keeps to those bounds all the same."""
+    """`playwright_execute`'s `timeout_sec`, clamped as the seed does so that a model cannot pass
+    the cap: 60 when absent, not a number or below 1; at most 300."""
     value = args.get("timeout_sec") if isinstance(args, dict) else None
     if not isinstance(value, int | float) or isinstance(value, bool) or value < 1:
         return EXECUTE_DEFAULT_SEC

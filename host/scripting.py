@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse
 from host.core import Host
 from host.jsontypes import JsonObject
 from host.keys import SessionKey
+from host.limits import json_depth
 from host.results import ToolOutcome
 
 VERSION = 1
@@ -44,8 +45,11 @@ def call_tool_result(outcome: ToolOutcome) -> JsonObject:
     }
 
 
-def parse_envelope(raw: bytes) -> tuple[str, str, JsonObject] | str:
-    """(session_id, tool_name, arguments) from a request body, or what is wrong with it."""
+def parse_envelope(raw: bytes, max_depth: int = 64) -> tuple[str, str, JsonObject] | str:
+    """(session_id, tool_name, arguments) from a request body, or what is wrong with it.
+
+    `action.arguments_json` is JSON inside a string, which the body's own depth check cannot see
+    into: it is measured before it is parsed (a parser given 100,000 levels runs out of stack)."""
     try:
         envelope: Any = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -64,9 +68,14 @@ def parse_envelope(raw: bytes) -> tuple[str, str, JsonObject] | str:
     tool_name, arguments_json = action.get("tool_name"), action.get("arguments_json")
     if not isinstance(tool_name, str) or not isinstance(arguments_json, str):
         return "action.tool_name and action.arguments_json must be strings"
+    encoded = arguments_json.encode("utf-8", "surrogatepass")
+    if json_depth(encoded) > max_depth:
+        return (
+            f"action.arguments_json nests more than {max_depth} levels deep; send flatter arguments"
+        )
     try:
         arguments = json.loads(arguments_json) if arguments_json.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         return "action.arguments_json is not JSON"
     if not isinstance(arguments, dict):
         return "action.arguments_json must encode a JSON object"
@@ -78,7 +87,7 @@ def scripting_endpoint(host: Host):  # type: ignore[no-untyped-def]
     enabled = host.registry.always_enabled()
 
     async def endpoint(request: Request) -> JSONResponse:
-        parsed = parse_envelope(await request.body())
+        parsed = parse_envelope(await request.body(), host.config.argument_limits.depth + 16)
         if isinstance(parsed, str):
             return _protocol_error(parsed)
         session_id, tool_name, arguments = parsed

@@ -4,6 +4,7 @@ browser), bearer token, content type of the scripting callback, body size and de
 from __future__ import annotations
 
 import hmac
+import ipaddress
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -18,6 +19,17 @@ NO_ORIGIN_PATHS = frozenset({"/scripting/callback"})
 POST) is refused there, unless the operator listed that origin."""
 JSON_ONLY_PATHS = frozenset({"/scripting/callback"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _is_loopback_literal(name: str) -> bool:
+    """Whether `name` is an IP address literal of this machine's loopback, however spelled
+    (`::1`, `0:0:0:0:0:0:0:1`, `::ffff:127.0.0.1`, `127.0.0.2`): no DNS name, so no rebinding."""
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
 def _hostname(value: str) -> str:
@@ -52,12 +64,14 @@ class SecurityMiddleware:
         *,
         port: int | None = None,
         refusal: Refusal = host_refusal,
+        jsonrpc_paths: frozenset[str] = frozenset(),
     ) -> None:
         self.app = BodyGuard(
             app,
             config.max_body_bytes,
             config.argument_limits.depth + 16,
             refusal,
+            jsonrpc_paths=jsonrpc_paths,
         )
         self.refusal = refusal
         self.token = config.token.encode() if config.token else None
@@ -74,8 +88,19 @@ class SecurityMiddleware:
             return
         headers = Headers(scope=scope)
         path = scope.get("path", "")
+        if "transfer-encoding" in headers and "content-length" in headers:
+            # Two framings: a proxy in front may read the body by one and this server by the
+            # other (request smuggling). Refused, and the connection closed behind it.
+            await self._refuse(
+                send,
+                400,
+                "ambiguous_framing",
+                "the request carries both Content-Length and Transfer-Encoding; send one",
+                close=True,
+            )
+            return
         host = headers.get("host")
-        if host is None or _hostname(host) not in self.hosts:
+        if host is None or not self._host_ok(_hostname(host)):
             await self._refuse(
                 send,
                 421,
@@ -116,6 +141,9 @@ class SecurityMiddleware:
                 return
         await self.app(scope, receive, send)
 
+    def _host_ok(self, name: str) -> bool:
+        return name in self.hosts or _is_loopback_literal(name)
+
     def _origin_ok(self, origin: str, path: str) -> bool:
         normalized = origin.rstrip("/").lower()
         if normalized in self.origins:
@@ -127,20 +155,29 @@ class SecurityMiddleware:
             port = parts.port
         except ValueError:
             return False
-        if parts.scheme not in _DEFAULT_PORTS or (parts.hostname or "") not in self.hosts:
+        if parts.scheme not in _DEFAULT_PORTS or not self._host_ok(parts.hostname or ""):
             return False
         if self.port is None:
             return True
         return (port or _DEFAULT_PORTS[parts.scheme]) == self.port
 
     async def _refuse(
-        self, send: Send, status: int, code: str, message: str, *, bearer: bool = False
+        self,
+        send: Send,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        bearer: bool = False,
+        close: bool = False,
     ) -> None:
         body = self.refusal(status, code, message)
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
         ]
+        if close:
+            headers.append((b"connection", b"close"))
         if bearer:
             headers.append((b"www-authenticate", b"Bearer"))
         await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -480,6 +480,15 @@ class Session:
         self.open_dialogs = [d for d in self.open_dialogs if d.page is not page]
         if tab is self.current:
             self.current = self.tabs[max(0, index - 1)] if self.tabs else None
+            if self.current is not None and not self.closing_intent and not tab.crashed:
+                # The caller did not close it: the next call acts on another tab, and says so.
+                self.note(
+                    {
+                        "event": "tab_closed_by_page",
+                        "detail": "the current tab closed itself; calls now act on tab "
+                        f"{self.tabs.index(self.current)} ({clip(self.current.page.url, 200)})",
+                    }
+                )
         if self.tabs or tab.crashed:
             return
         if self.closing_intent:

@@ -5,8 +5,9 @@ up silently on a line it cannot parse (a client waits forever for that answer), 
 SDK's HTTP stack. This one reads and writes the pipes through the event loop, so SIGTERM and
 SIGINT end the host at once whatever the client does; answers every request it cannot pass on
 (too long, not UTF-8, nested too deep, not JSON-RPC) with a JSON-RPC error that carries the
-request's id when one can be read; and reports a client that closed its end (stdin at EOF,
-stdout closed) so the host can stop quietly.
+request's id when one can be read; at the end of stdin answers every request still in flight
+(its result within `EOF_GRACE_S`, else a `cancelled` error); and reports a client that closed
+its end (stdin at EOF, stdout closed) so the host can stop quietly.
 
 While it runs, file descriptors 0 and 1 point at /dev/null and stderr, so a stray `print` or a
 child process cannot write into the protocol stream; the wire uses private duplicates.
@@ -25,6 +26,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from host.limits import json_depth
+from host.request_ids import MAX_ID_CHARS, WINDOW, recover_id
 
 if TYPE_CHECKING:
     from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -38,13 +40,18 @@ log = logging.getLogger(__name__)
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800
+"""A request the host gave up at exit (the code LSP uses for a cancelled request)."""
+EOF_GRACE_S = 10.0
+"""How long calls still running at the end of stdin may take to finish before the host answers
+them `cancelled` and exits."""
 
 
 class StdioWire:
     """The protocol's two byte streams, on private duplicates of fds 0 and 1.
 
     Guarantees: `lines()` yields complete lines of at most `max_line` bytes (a longer line is
-    skipped whole and reported as `None`), ending at EOF; `write` sends bytes in order and raises
+    skipped whole and reported as a `Skipped`, which keeps only its two ends), ending at EOF; `write` sends bytes in order and raises
     `BrokenPipeError` once the reader is gone; a write that the client is slow to read waits for
     it without blocking the event loop; `close` restores fds 0 and 1.
     """
@@ -92,30 +99,41 @@ class StdioWire:
             yield chunk
             await asyncio.sleep(0)
 
-    async def lines(self) -> AsyncIterator[bytes | None]:
+    async def lines(self) -> AsyncIterator[bytes | Skipped]:
         buffer = bytearray()
-        skipping = False
+        skipped: Skipped | None = None
         async for chunk in self._chunks():
             buffer += chunk
             while True:
                 end = buffer.find(b"\n")
                 if end < 0:
-                    if len(buffer) > self.max_line:
-                        if not skipping:
-                            yield None
-                        skipping = True
+                    if skipped is not None:
+                        skipped.add(buffer)
+                        buffer.clear()
+                    elif len(buffer) > self.max_line:
+                        skipped = Skipped(bytes(buffer[:WINDOW]), b"", 0)
+                        skipped.add(buffer)
                         buffer.clear()
                     break
                 line = bytes(buffer[:end])
                 del buffer[: end + 1]
-                if skipping:
-                    skipping = False
+                if skipped is not None:
+                    skipped.add(line)
+                    yield skipped
+                    skipped = None
                 elif len(line) > self.max_line:
-                    yield None
+                    yield Skipped(line[:WINDOW], line[-WINDOW:], len(line))
                 elif line.strip():
                     yield line
-        if buffer.strip() and not skipping:
-            yield bytes(buffer) if len(buffer) <= self.max_line else None
+        if skipped is not None:
+            skipped.add(buffer)
+            yield skipped
+        elif buffer.strip():
+            line = bytes(buffer)
+            if len(line) <= self.max_line:
+                yield line
+            else:
+                yield Skipped(line[:WINDOW], line[-WINDOW:], len(line))
 
     async def write(self, data: bytes) -> None:
         if self._writer is None and not self._blocking_out:
@@ -141,6 +159,24 @@ class StdioWire:
         while view:
             written = os.write(self._out, view)
             view = view[written:]
+
+
+class Skipped:
+    """A line longer than the limit, skipped: only its first and last `WINDOW` bytes are kept
+    (where its request id is found, see host/request_ids.py) and its length."""
+
+    def __init__(self, head: bytes, tail: bytes, size: int) -> None:
+        self.head = head
+        self.tail = tail
+        self.size = size
+
+    def add(self, data: bytes | bytearray) -> None:
+        """Count `data` (the line's next bytes), keeping the last `WINDOW` bytes seen."""
+        self.size += len(data)
+        self.tail = (self.tail + bytes(data[-WINDOW:]))[-WINDOW:]
+
+    def request_id(self) -> int | str | None:
+        return recover_id(self.head, self.tail)
 
 
 class _FlowControl(asyncio.streams.FlowControlMixin, asyncio.Protocol):
@@ -181,13 +217,19 @@ def error_line(request_id: Any, code: int, message: str) -> bytes:
 
 
 def _request_id(line: bytes) -> Any:
-    """The id of a request the SDK could not parse, if Python's more lenient parser finds one."""
-    with contextlib.suppress(ValueError, RecursionError):
-        message = json.loads(line)
-        if isinstance(message, dict) and isinstance(message.get("id"), int | str):
-            request_id = message["id"]
-            return request_id if not isinstance(request_id, str) else request_id[:256]
-    return None
+    """The id of a request the SDK could not parse: read whole by Python's more lenient parser
+    if the line is shallow enough, else recovered from the line's two ends."""
+    if json_depth(line) <= 512:
+        with contextlib.suppress(ValueError, RecursionError):
+            message = json.loads(line)
+            if isinstance(message, dict) and isinstance(message.get("id"), int | str):
+                request_id = message["id"]
+                if not isinstance(request_id, bool) and (
+                    not isinstance(request_id, str) or len(request_id) <= MAX_ID_CHARS
+                ):
+                    return request_id
+            return None
+    return recover_id(line)
 
 
 def _refusal(line: bytes, max_depth: int) -> tuple[int, str] | None:
@@ -229,6 +271,13 @@ async def serve_wire(
 
     from host.early_answers import Waiting
 
+    pending: set[int | str] = set()
+    """Ids of requests passed to the SDK and not answered yet (each is answered before exit)."""
+    settled = asyncio.Event()
+    """Set while `pending` is empty."""
+    settled.set()
+    dropped: set[int | str] = set()
+    """Ids answered `cancelled` at the end of stdin: the SDK's late answer is not sent."""
     replayed: dict[int | str, asyncio.Event] = {}
     """Ids of replayed requests (answered early): their answers are not sent."""
     captures: dict[int | str, str | None] = {}
@@ -269,12 +318,13 @@ async def serve_wire(
         async with read_send:
             async for waiting in incoming():
                 line = waiting.line
-                if line is None:
+                if isinstance(line, Skipped):
                     await write(
                         error_line(
-                            None,
+                            line.request_id(),
                             INVALID_REQUEST,
-                            f"the message is longer than {wire.max_line} bytes; it was skipped",
+                            f"the message is {line.size} bytes long, more than the "
+                            f"{wire.max_line} accepted; it was skipped",
                         )
                     )
                     continue
@@ -285,11 +335,31 @@ async def serve_wire(
                     except ValueError as error:
                         refusal = PARSE_ERROR, _parse_failure(error)
                     else:
-                        if waiting.key is not None and isinstance(message, types.JSONRPCRequest):
-                            captures[message.id] = None if message.id in captures else waiting.key
+                        if isinstance(message, types.JSONRPCRequest):
+                            if waiting.key is not None:
+                                captures[message.id] = (
+                                    None if message.id in captures else waiting.key
+                                )
+                            pending.add(message.id)
+                            settled.clear()
                         await read_send.send(SessionMessage(message))
                         continue
                 await write(error_line(_request_id(line), *refusal))
+            # The end of stdin: every request the client sent is answered before the host exits,
+            # by its result if it comes within EOF_GRACE_S, else by a `cancelled` error.
+            with anyio.move_on_after(EOF_GRACE_S):
+                await settled.wait()
+            for request_id in sorted(pending, key=str):
+                dropped.add(request_id)
+                await write(
+                    error_line(
+                        request_id,
+                        REQUEST_CANCELLED,
+                        "cancelled: the client closed stdin and the host is exiting; the call "
+                        f"did not finish within {EOF_GRACE_S:g} s of it",
+                    )
+                )
+            pending.clear()
         on_gone("the client closed stdin")
 
     async def send() -> None:
@@ -302,6 +372,12 @@ async def serve_wire(
                 if answers is not None and answers in replayed:
                     replayed.pop(answers).set()
                     continue
+                if answers is not None:
+                    if answers in dropped:
+                        continue
+                    pending.discard(answers)
+                    if not pending:
+                        settled.set()
                 data = _encode(outgoing)
                 await write(data)
                 if answers is not None and answers in captures:

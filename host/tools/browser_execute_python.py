@@ -167,6 +167,8 @@ async def browser_execute_python(call: CallContext, args: JsonObject) -> JsonVal
         raise HostError(
             "execute_failed", f"the worker process exited with status {worker.returncode}"
         )
+    if result.pop("too_large", False):
+        raise HostError("result_too_large", str(result.get("error")), details=result)
     if not result.get("success"):
         parts = [str(result.get("error"))]
         for stream in ("stdout", "stderr"):

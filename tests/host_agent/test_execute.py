@@ -13,7 +13,6 @@ import pytest
 from host_tests.host_helpers import ServedHost, serve_host
 from mcp import Client
 
-from host.errors import HostError
 from host.limits import execute_timeout
 from host.registry import ToolRegistry
 from host_agent.agent_client import Agent, text_of
@@ -28,22 +27,43 @@ def run_agent(host: ServedHost, body: Any) -> Any:
     return asyncio.run(run())
 
 
-def test_timeout_sec_defaults_to_60_is_bounded_by_the_schema_and_the_description_says_so() -> None:
+def test_timeout_sec_is_clamped_as_the_seed_clamps_it_and_the_schema_says_so() -> None:
+    """Seed 000's contract: default 60, at most 300, below 1 the default; never refused."""
     assert execute_timeout({}) == 60
     assert execute_timeout({"timeout_sec": 1}) == 1
     assert execute_timeout({"timeout_sec": 42.5}) == 42.5
+    assert execute_timeout({"timeout_sec": 0.5}) == 60
+    assert execute_timeout({"timeout_sec": -3}) == 60
+    assert execute_timeout({"timeout_sec": 300.5}) == 300
+    assert execute_timeout({"timeout_sec": 1000}) == 300
     registry = ToolRegistry()
     descriptor = registry.tools[registry.resolve("playwright_execute")]
     schema = descriptor.parameters["properties"]["timeout_sec"]  # type: ignore[index]
-    assert schema["minimum"] == 1 and schema["maximum"] == 300  # type: ignore[index]
-    for outside in (0.5, 300.5, 1000):
-        with pytest.raises(HostError) as refused:
-            registry.prepare(descriptor, {"code": "return 1", "timeout_sec": outside})
-        assert refused.value.code == "invalid_argument" and refused.value.path == "timeout_sec"
+    assert "minimum" not in schema and "maximum" not in schema  # type: ignore[operator]
+    assert "clamped" in schema["description"]  # type: ignore[index]
+    for outside in (0.5, 300.5, 1000, -1):
+        registry.prepare(descriptor, {"code": "return 1", "timeout_sec": outside})  # accepted
     description = descriptor.description
-    assert "60" in description and "1-300" in description
+    assert "60" in description and "at most 300" in description and "clamped" in description
+    assert "result_too_large" in description
     assert "Locals do not persist" in description and "browser session does" in description
     assert "No screenshot" in description
+
+
+def test_timeouts_outside_the_range_run_and_an_oversized_return_is_result_too_large(
+    agent_host: ServedHost,
+) -> None:
+    async def body(agent: Agent) -> list[Any]:
+        low = await agent.call("playwright_execute", {"code": "return 1", "timeout_sec": 0})
+        high = await agent.call("playwright_execute", {"code": "return 2", "timeout_sec": 10**6})
+        huge = await agent.call("playwright_execute", {"code": "return 'x' * (5 * 1024 * 1024)"})
+        return [low, high, huge]
+
+    low, high, huge = run_agent(agent_host, body)
+    assert not low.is_error and low.structured_content["result"] == 1, text_of(low)
+    assert not high.is_error and high.structured_content["result"] == 2, text_of(high)
+    assert huge.is_error and "Error [result_too_large]" in text_of(huge), text_of(huge)
+    assert "more than the host's limit" in text_of(huge)
 
 
 def test_code_runs_on_the_current_tab_with_stdout_stderr_and_json_result(
