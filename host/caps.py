@@ -11,6 +11,13 @@ from collections.abc import Iterable
 
 CAPS: dict[str, tuple[str, ...]] = {
     "pdf": ("browser_pdf_save",),
+    "testing": (
+        "browser_verify_element_visible",
+        "browser_verify_text_visible",
+        "browser_verify_list_visible",
+        "browser_verify_value",
+        "browser_generate_locator",
+    ),
     "tracing": ("browser_start_tracing", "browser_stop_tracing"),
     "vision": (
         "browser_mouse_click_xy",
