@@ -11,6 +11,23 @@ from collections.abc import Iterable
 
 CAPS: dict[str, tuple[str, ...]] = {
     "pdf": ("browser_pdf_save",),
+    "storage": (
+        "browser_cookie_list",
+        "browser_cookie_get",
+        "browser_cookie_set",
+        "browser_cookie_delete",
+        "browser_cookie_clear",
+        "browser_localstorage_list",
+        "browser_localstorage_get",
+        "browser_localstorage_set",
+        "browser_localstorage_delete",
+        "browser_localstorage_clear",
+        "browser_sessionstorage_list",
+        "browser_sessionstorage_get",
+        "browser_sessionstorage_set",
+        "browser_sessionstorage_delete",
+        "browser_sessionstorage_clear",
+    ),
     "testing": (
         "browser_verify_element_visible",
         "browser_verify_text_visible",
