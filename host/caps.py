@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 CAPS: dict[str, tuple[str, ...]] = {
+    "network": ("browser_network_state_set",),
     "pdf": ("browser_pdf_save",),
     "storage": (
         "browser_cookie_list",
