@@ -10,11 +10,45 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 CAPS: dict[str, tuple[str, ...]] = {
+    "network": ("browser_network_state_set",),
     "pdf": ("browser_pdf_save",),
-    "vision": ("browser_mouse_click_xy", "browser_mouse_move_xy", "browser_mouse_drag_xy"),
+    "storage": (
+        "browser_cookie_list",
+        "browser_cookie_get",
+        "browser_cookie_set",
+        "browser_cookie_delete",
+        "browser_cookie_clear",
+        "browser_localstorage_list",
+        "browser_localstorage_get",
+        "browser_localstorage_set",
+        "browser_localstorage_delete",
+        "browser_localstorage_clear",
+        "browser_sessionstorage_list",
+        "browser_sessionstorage_get",
+        "browser_sessionstorage_set",
+        "browser_sessionstorage_delete",
+        "browser_sessionstorage_clear",
+    ),
+    "testing": (
+        "browser_verify_element_visible",
+        "browser_verify_text_visible",
+        "browser_verify_list_visible",
+        "browser_verify_value",
+        "browser_generate_locator",
+    ),
     "tracing": ("browser_start_tracing", "browser_stop_tracing"),
+    "vision": (
+        "browser_mouse_click_xy",
+        "browser_mouse_move_xy",
+        "browser_mouse_drag_xy",
+        "browser_mouse_down",
+        "browser_mouse_up",
+        "browser_mouse_wheel",
+    ),
 }
-"""Each capability and the tools it adds (the host's `caps` toolset holds them all)."""
+"""Each capability and the tools it adds (the host's `caps` toolset holds them all), as
+`@playwright/mcp` 0.0.83 gates them (its `network` capability also holds the route tools, which
+this host lists by default)."""
 
 CAP_OF: dict[str, str] = {tool: cap for cap, tools in CAPS.items() for tool in tools}
 """The capability each such tool comes with."""
@@ -32,3 +66,15 @@ def parse_caps(values: Iterable[str]) -> tuple[str, ...]:
                 raise ValueError(f"unknown capability {name!r}; known: {', '.join(sorted(CAPS))}")
             chosen.add(name)
     return tuple(sorted(chosen))
+
+
+def summary(cap: str) -> str:
+    """The tools of `cap` in a few words: a family of five or more sharing `browser_<family>_`
+    is written `browser_<family>_*`."""
+    families: dict[str, list[str]] = {}
+    for tool in CAPS[cap]:
+        families.setdefault(tool.rsplit("_", 1)[0], []).append(tool)
+    names: list[str] = []
+    for family, tools in families.items():
+        names += [f"{family}_*"] if len(tools) >= 5 else tools
+    return ", ".join(names)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from host.browser_options import OptionError, add_browser_options, options_from
 from host.caps import CAPS, parse_caps
+from host.caps import summary as caps_summary
 from host.config import LOOPBACK_HOSTS, HostConfig
 from host.config_file import ConfigFileError, add_config_option, where_set, with_config
 from host.options import add_http_limits, parse_address
@@ -216,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="LIST",
         help="opt-in tools, comma-separated; repeatable: "
-        + "; ".join(f"{cap} ({', '.join(CAPS[cap])})" for cap in sorted(CAPS)),
+        + "; ".join(f"{cap} ({caps_summary(cap)})" for cap in sorted(CAPS)),
     )
     add_config_option(serve)
     serve.add_argument(

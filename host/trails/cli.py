@@ -61,6 +61,7 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from host.caps import CAP_OF
     from host.config import HostConfig
     from host.registry import ToolRegistry
     from host.secrets_file import SecretsFileError, read_secrets
@@ -82,7 +83,13 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         needs_model = "needs a model" in error.message
         return 2 if needs_model else EXIT_BAD_TRAIL
+    # The capabilities the trail's steps come with (`--caps` when it was recorded): replaying a
+    # trail is running those steps, so they are on for this run.
+    caps = sorted(
+        {CAP_OF[t] for t in (registry.resolve(s.tool) for s in trail.steps) if t in CAP_OF}
+    )
     config = HostConfig(
+        caps=tuple(caps),
         executable_path=args.executable_path or None,
         cdp_endpoint=args.cdp_endpoint,
         navigation_timeout=args.navigation_timeout,

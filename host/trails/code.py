@@ -12,7 +12,7 @@ from typing import Any
 
 from host.descriptors import ToolDescriptor
 from host.trails.locators import as_code
-from host.trails.render import camel, method_call
+from host.trails.render import camel, method_call, snake
 from host.trails.trail import SECRET
 
 LANGUAGES = ("python", "typescript")
@@ -222,6 +222,8 @@ def line_for(
                 _invoke("page.mouse", "up", [], {}, language) + end,
             ]
         )
+    if tool in _PEER_TOOLS:
+        return _peer_line(tool, args, language)
     if tool == "browser_close":
         raise NotExportable("browser_close ends the session; a test ends with its own")
     if tool == "webBrowser":
@@ -257,3 +259,135 @@ def _generated(descriptor: ToolDescriptor, args: dict[str, Any], language: str) 
     positional = [_value(args[p], language) for p in properties if p in required]
     options = {p: args[p] for p in properties if p not in required}
     return _invoke(receiver, camel(method), positional, options, language) + ";"
+
+
+_STORAGE = {"browser_localstorage": "localStorage", "browser_sessionstorage": "sessionStorage"}
+_STORAGE_METHODS = {"set": "setItem", "delete": "removeItem", "clear": "clear"}
+_PEER_TOOLS = frozenset(
+    {
+        "browser_navigate_back",
+        "browser_press_key",
+        "browser_drop",
+        "browser_mouse_down",
+        "browser_mouse_up",
+        "browser_mouse_wheel",
+        "browser_verify_element_visible",
+        "browser_verify_text_visible",
+        "browser_verify_list_visible",
+        "browser_verify_value",
+        "browser_cookie_set",
+        "browser_cookie_delete",
+        "browser_cookie_clear",
+        "browser_network_state_set",
+        *(f"{prefix}_{verb}" for prefix in _STORAGE for verb in _STORAGE_METHODS),
+    }
+)
+"""The recordable tools added as @playwright/mcp's (issue 36), exported by `_peer_line`."""
+
+
+def _expect(locator: str, assertion: str, args: list[str], language: str) -> str:
+    """`expect(locator).to_be_visible()` / `await expect(locator).toBeVisible();`."""
+    if language == "python":
+        return f"expect({locator}){method_call(assertion, args, {}, language, _value)}"
+    negated = assertion.startswith("notTo")  # TypeScript spells it `.not.toBe...`
+    if negated:
+        assertion = "to" + assertion.removeprefix("notTo")
+    call = method_call(assertion, args, {}, language, _value)
+    return f"await expect({locator}){'.not' if negated else ''}{call};"
+
+
+def _visible_first(locator: str, language: str) -> str:
+    """The first visible element `locator` matches: what the verify tools look for."""
+    if language == "python":
+        return f"{locator}.filter(visible=True).first"
+    return f"{locator}.filter({{ visible: true }}).first()"
+
+
+def _peer_line(tool: str, args: dict[str, Any], language: str) -> str:
+    py = language == "python"
+    end = "" if py else ";"
+    context = "page.context" if py else "page.context()"
+
+    def at(key: str) -> str:
+        return as_code(str(args[key]), language)
+
+    if tool == "browser_navigate_back":
+        return _invoke("page", "goBack", [], {}, language) + end
+    if tool == "browser_press_key":
+        return (
+            _invoke("page.keyboard", "press", [_value(args["key"], language)], {}, language) + end
+        )
+    if tool == "browser_drop":
+        payload: dict[str, Any] = {}
+        if args.get("paths"):
+            payload["files"] = args["paths"]
+        if args.get("data"):
+            payload["data"] = args["data"]
+        return _invoke(at("target"), "drop", [_value(payload, language)], {}, language) + end
+    if tool in ("browser_mouse_down", "browser_mouse_up"):
+        options = {"button": args["button"]} if args.get("button") else {}
+        method = "down" if tool == "browser_mouse_down" else "up"
+        return _invoke("page.mouse", method, [], options, language) + end
+    if tool == "browser_mouse_wheel":
+        deltas = [_value(args.get(k, 0), language) for k in ("deltaX", "deltaY")]
+        return _invoke("page.mouse", "wheel", deltas, {}, language) + end
+    if tool == "browser_verify_element_visible":
+        locator = "page" + method_call(
+            "getByRole",
+            [_value(args["role"], language)],
+            {"name": args["accessibleName"]},
+            language,
+            _value,
+        )
+        # The tool checks the accessibility tree (as snapshots show it), where an element may
+        # have no size: attached, since role locators already leave out what is hidden.
+        first = f"{locator}.first" if py else f"{locator}.first()"
+        return _expect(first, "toBeAttached", [], language)
+    if tool == "browser_verify_text_visible":
+        locator = "page" + method_call(
+            "getByText", [_value(args["text"], language)], {}, language, _value
+        )
+        return _expect(_visible_first(locator, language), "toBeVisible", [], language)
+    if tool == "browser_verify_list_visible":
+        lines = []
+        for item in args["items"]:
+            locator = at("target") + method_call(
+                "getByText", [_value(item, language)], {}, language, _value
+            )
+            lines.append(_expect(_visible_first(locator, language), "toBeVisible", [], language))
+        return "\n".join(lines)
+    if tool == "browser_verify_value":
+        if args["type"] in ("checkbox", "radio"):
+            checked = "toBeChecked" if args["value"] == "true" else "notToBeChecked"
+            return _expect(at("target"), checked, [], language)
+        return _expect(at("target"), "toHaveValue", [_value(args["value"], language)], language)
+    if tool == "browser_cookie_set":
+        cookie = {k: args[k] for k in ("name", "value", "domain") if k in args}
+        fields = [f"{json.dumps(k)}: {_value(v, language)}" for k, v in cookie.items()]
+        if "domain" not in args:  # the page's host, as the tool defaults it
+            host = (
+                'page.evaluate("location.hostname")'
+                if py
+                else ("await page.evaluate(() => location.hostname)")
+            )
+            fields.append(f'"domain": {host}')
+        fields.append(f'"path": {_value(args.get("path") or "/", language)}')
+        fields += [
+            f"{json.dumps(k)}: {_value(args[k], language)}"
+            for k in ("expires", "httpOnly", "secure", "sameSite")
+            if k in args
+        ]
+        body = "{" + ", ".join(fields) + "}" if py else "{ " + ", ".join(fields) + " }"
+        return _invoke(context, "addCookies", [f"[{body}]"], {}, language) + end
+    if tool == "browser_cookie_delete":
+        return _invoke(context, "clearCookies", [], {"name": args["name"]}, language) + end
+    if tool == "browser_cookie_clear":
+        return _invoke(context, "clearCookies", [], {}, language) + end
+    if tool == "browser_network_state_set":
+        offline = _value(args["state"] == "offline", language)
+        return _invoke(context, "setOffline", [offline], {}, language) + end
+    prefix, _, verb = tool.rpartition("_")
+    storage = _STORAGE[prefix]
+    receiver = "page." + (snake(storage) if py else storage)
+    values = [_value(args[k], language) for k in ("key", "value") if k in args]
+    return _invoke(receiver, _STORAGE_METHODS[verb], values, {}, language) + end

@@ -53,6 +53,12 @@ def _body(trail: Trail, registry: ToolRegistry, language: str) -> list[str]:
     return lines
 
 
+def _imports(body: list[str], runner: str) -> str:
+    """What the test imports from Playwright: `expect` too when a verify step checks the page."""
+    uses_expect = any(re.search(r"\bexpect\(", line) for line in body)
+    return f"expect, {runner}" if uses_expect else runner
+
+
 def export(trail: Trail, registry: ToolRegistry, language: str, executable: str) -> str:
     """The test module's text for `trail`."""
     if language == "python":
@@ -69,7 +75,7 @@ def _python(trail: Trail, registry: ToolRegistry, executable: str) -> str:
         "import os",
         "",
         "import pytest",
-        "from playwright.sync_api import sync_playwright",
+        f"from playwright.sync_api import {_imports(body, 'sync_playwright')}",
         "",
         f'EXECUTABLE = os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE", {json.dumps(executable)})',
         "",
@@ -99,7 +105,7 @@ def _typescript(trail: Trail, registry: ToolRegistry) -> str:
     name = _test_name(trail)
     out = [
         f"// Exported from {trail.path.name} by `python -m host export --to typescript`.",
-        'import { test } from "@playwright/test";',
+        f'import {{ {_imports(body, "test")} }} from "@playwright/test";',
         "",
         f"test({json.dumps(name)}, async ({{ context }}) => {{",
         "  let page = await context.newPage();",

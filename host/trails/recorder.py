@@ -25,6 +25,11 @@ from host.trails.trail import TrailWriter
 
 TARGET_ARGUMENTS = ("target", "to", "selector", "targetSelector")
 TYPED_ARGUMENTS = ("text", "value")
+STORED_VALUES = frozenset(
+    {"browser_cookie_set", "browser_localstorage_set", "browser_sessionstorage_set"}
+)
+"""Tools whose `value` is stored by the browser, never typed into the focused field: no password
+field can have received it."""
 _PASSWORD_NAME = """(e) => {
   const el = e || document.activeElement;
   if (!(el instanceof HTMLInputElement) || el.type !== 'password') return null;
@@ -146,6 +151,8 @@ class Recorder:
             elif element is None and name in ("target", "selector"):
                 element = to_selector(value)
         typed = [n for n in TYPED_ARGUMENTS if isinstance(arguments.get(n), str)]
+        if descriptor.name in STORED_VALUES:
+            typed = []
         asking: list[Awaitable[Any]] = list(resolving.values())
         if typed:
             asking.append(_password_field(tab, element))

@@ -84,7 +84,7 @@ BAD_STARTS: list[tuple[str, list[str], dict[str, str], list[str]]] = [
     ("storage state not JSON", ["--storage-state", "{f}/broken-state.json"], {}, ["not JSON"]),
     ("unknown permission", ["--grant-permissions", "telepathy"], {}, ["--grant-permissions"]),
     ("headed without display", ["--headed"], {"DISPLAY": "", "WAYLAND_DISPLAY": ""}, ["xvfb"]),
-    ("unknown capability", ["--caps", "pdf,telepathy"], {}, ["--caps", "known: pdf"]),
+    ("unknown capability", ["--caps", "pdf,telepathy"], {}, ["--caps", "known: network, pdf"]),
     ("secrets line", ["--secrets", "{f}/bad.env"], {}, ["--secrets", "bad.env:2"]),
     ("secrets with trace", ["--secrets", "{f}/good.env", "--save-trace"], {}, ["--save-trace"]),
     ("not an origin", ["--blocked-origins", "ads.example"], {}, ["--blocked-origins", "scheme"]),

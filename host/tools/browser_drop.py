@@ -1,0 +1,72 @@
+"""`browser_drop`: drop files or data onto an element, as from outside the page (@playwright/mcp's).
+
+Described by `browser_drop.tool.yaml` beside this file. Files obey the host's upload rules
+(`host.uploads.check_upload`: off until `--upload-dir`), each refusal naming `paths[i]`; at most
+20 files and 20 MIME types. The page must accept the drop (its `dragover` calls
+`preventDefault()`), else the call fails with `drop_refused` and nothing was dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+from playwright.async_api import Error as PlaywrightError
+
+from host.errors import HostError
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+from host.targets import locate
+from host.uploads import check_upload
+
+MAX_TYPES = 20
+
+
+def _files(call: CallContext, raw: object) -> list[Path]:
+    files = []
+    for index, path in enumerate(cast(list[str], raw or [])):
+        try:
+            files.append(check_upload(call.config, path))
+        except HostError as error:
+            raise HostError(error.code, error.message, path=f"paths[{index}]") from None
+    return files
+
+
+async def browser_drop(call: CallContext, args: JsonObject) -> JsonValue:
+    data = cast(dict[str, str], args.get("data") or {})
+    if not args.get("paths") and not data:
+        raise HostError(
+            "missing_argument",
+            'at least one of "paths" or "data" must be given (files to drop, or '
+            '{"text/plain": "..."})',
+            path="paths",
+        )
+    if len(data) > MAX_TYPES:
+        raise HostError(
+            "invalid_argument", f"at most {MAX_TYPES} MIME types, got {len(data)}", path="data"
+        )
+    files = _files(call, args.get("paths"))
+    locator = await locate(call.tab, str(args["target"]))
+    payload: dict[str, Any] = {}
+    if files:
+        payload["files"] = [str(f) for f in files]
+    if data:
+        payload["data"] = data
+    try:
+        await locator.drop(payload)  # type: ignore[arg-type]
+    except PlaywrightError as error:
+        if "preventDefault" not in str(error) and "rejected" not in str(error).lower():
+            raise
+        raise HostError(
+            "drop_refused",
+            "the element did not accept the drop (its dragover handler does not call "
+            "preventDefault()); drop onto the page's drop zone",
+            path="target",
+        ) from None
+    dropped: JsonObject = {}
+    if files:
+        dropped["files"] = [f.name for f in files]
+    if data:
+        dropped["data"] = list(data)
+    return await page_feedback(call.session, {"dropped": dropped})

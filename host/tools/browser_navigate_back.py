@@ -1,0 +1,22 @@
+"""`browser_navigate_back`: go back in the current tab's history (@playwright/mcp's tool).
+
+Described by `browser_navigate_back.tool.yaml` beside this file. Where the page lands is checked
+by the host's navigation policy after the call, as for every navigation.
+"""
+
+from __future__ import annotations
+
+from host.feedback import page_feedback
+from host.jsontypes import JsonObject, JsonValue
+from host.registry import CallContext
+
+
+async def browser_navigate_back(call: CallContext, args: JsonObject) -> JsonValue:
+    page = call.tab.page
+    before = page.url
+    # `go_back` answers None both with no history and for a same-document move (a hash or
+    # pushState entry), so only "the URL did not change" says there was nowhere to go.
+    response = await page.go_back()
+    if response is None and page.url == before:
+        return await page_feedback(call.session, {"note": "no previous page in this tab"})
+    return await page_feedback(call.session)
