@@ -121,6 +121,23 @@ def build_parser() -> argparse.ArgumentParser:
         "this plus 5 seconds",
     )
     serve.add_argument(
+        "--timeout-settle",
+        type=float,
+        default=500.0,
+        metavar="MILLISECONDS",
+        help="after an action (click, type, keys, navigate, ...), how long to wait for what it "
+        "set off (a navigation, dialog, tab, download, requests) before answering, then for a "
+        "navigation to load (at most 10 s) or its requests to finish (at most 5 s) (default "
+        "500; 0 answers at once)",
+    )
+    serve.add_argument(
+        "--console-level",
+        choices=("error", "warning", "info", "debug"),
+        default="info",
+        help="the least severe console messages an action's result lists as new (default info; "
+        "each level includes the more severe ones)",
+    )
+    serve.add_argument(
         "--dialogs",
         choices=("report", "accept", "dismiss"),
         default="report",
@@ -295,6 +312,8 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         action_timeout=args.action_timeout,
         navigation_timeout=args.navigation_timeout,
         dialog_policy=args.dialogs,
+        settle_timeout=_settle_seconds(args.timeout_settle),
+        console_level=args.console_level,
         toolsets=tuple(args.toolset or ("default",)),
         generated_dir=args.generated,
         token=token,
@@ -317,6 +336,12 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         secrets=secrets,
         caps=caps,
     )
+
+
+def _settle_seconds(milliseconds: float) -> float:
+    if not 0 <= milliseconds <= 10_000:
+        raise OptionError("--timeout-settle", "give milliseconds from 0 to 10000 (default 500)")
+    return milliseconds / 1000
 
 
 def _starting() -> None:

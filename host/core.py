@@ -29,6 +29,7 @@ from host.secrets_file import Secrets
 from host.selfguard import SelfGuard
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
+from host.settle import ActionWatch
 from host.trails.code import NotExportable, line_for
 from host.trails.recorder import Prepared, Recorder
 
@@ -353,6 +354,8 @@ class Host:
                     reading.cancel()
                     reading.add_done_callback(_retrieve)
                 raise
+            if value is not None and session.watch is not None:
+                await session.watch.settle()  # an action whose result was not page feedback
             prepared = await self._finish_record(session, reading, deadline)
             await self._check_landings(session)
             await session.settle_downloads(self.config.download_wait)
@@ -368,6 +371,9 @@ class Host:
             return ToolOutcome.failure(descriptor.name, error)
         finally:
             session.closing_intent = False
+            if session.watch is not None:
+                session.watch.stop()
+                session.watch = None
             session.lock.release()
 
     async def _start_record(
@@ -487,6 +493,8 @@ class Host:
                     "answer it with browser_handle_dialog first",
                 )
         session.interrupted_by_dialog = False
+        if descriptor.settles and descriptor.feedback:
+            session.watch = ActionWatch(session, self.config.settle_timeout, deadline)
         work = asyncio.ensure_future(runner(CallContext(session, tab, self.config, self.recorder)))
         session.inflight = work
         try:

@@ -43,6 +43,9 @@ class ToolDescriptor:
     """A parameter naming a sub-session of the caller's (`webBrowser`'s `agentId`), or empty."""
     feedback: bool = False
     """An agent action: a call a dialog interrupted still answers with the page's feedback."""
+    settles: bool = False
+    """An action that may set things off (a navigation, a dialog, a tab, a download, requests): the
+    host waits briefly for them before its feedback is made (host/settle.py)."""
     navigates: tuple[str, ...] = ()
     """Parameters holding a URL the tool opens: checked against the navigation policy first."""
     is_recordable: bool = False
@@ -107,6 +110,7 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
         implementation=implementation,
         session_param=str(data.get("sessionParam", "")) if origin == "host" else "",
         feedback=bool(data.get("feedback", False)) and origin == "host",
+        settles=bool(data.get("settles", False)) and origin == "host",
         navigates=tuple(str(n) for n in data.get("navigates") or ()) if origin == "host" else (),
         is_recordable=bool(data.get("isRecordable", False)),
         python_call=str(calls.get("python", "")) if origin == "generated" else "",

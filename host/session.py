@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import (
     BrowserContext,
@@ -34,6 +35,9 @@ from host.navigation import NavigationPolicy
 from host.page_guards import DROPPED_MARKER, console_limiter
 from host.selfguard import SelfGuard
 from host.worker_guard import guard_workers
+
+if TYPE_CHECKING:
+    from host.settle import ActionWatch
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +86,9 @@ class Tab:
     cdp: Any = None
     attaching: asyncio.Task[None] | None = None
     throttle: float = 1.0
+    opened_note: JsonObject | None = None
+    """The `tab_opened` note of a tab that opened during the session (its URL is updated once the
+    action that opened it settles)."""
 
     async def attached(self) -> None:
         """Wait (at most 5 s) until the tab's DevTools session and worker guard are in place."""
@@ -196,6 +203,12 @@ class Session:
         """Where a worker process reaches this session's browser over CDP (playwright_execute)."""
         self.new_errors: deque[str] = deque(maxlen=20)
         """Console errors and page errors not yet shown in an agent tool's feedback."""
+        self.new_console: deque[JsonObject] = deque(maxlen=10)
+        """Console messages at or above `config.console_level` (page errors included) not yet
+        shown in an agent tool's feedback: the latest 10, `{level, text}`."""
+        self.new_console_dropped = 0
+        self.watch: ActionWatch | None = None
+        """What the running action set off (host/settle.py), while an action that settles runs."""
         self.closing_intent = False
         """Set by a tool that closes a tab on the caller's behalf: closing the last one then ends
         the session (a page closing itself only gets a fresh tab)."""
@@ -421,7 +434,8 @@ class Session:
         if self.current is None:
             self.current = tab
         else:
-            self.note({"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url})
+            tab.opened_note = {"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url}
+            self.note(tab.opened_note)
 
     async def _attach(self, tab: Tab) -> None:
         """A DevTools session for the tab, attached while its page is idle (Chromium only)."""
@@ -561,14 +575,28 @@ class Session:
         if len(self.console) == self.console.maxlen:
             self.console_dropped += 1
         self.console.append(entry)
-        if entry.get("level") == "error":
-            self.new_errors.append(clip(str(entry.get("text", "")).split("\n")[0], 300))
+        level = str(entry.get("level", "info"))
+        line = clip(str(entry.get("text", "")).split("\n")[0], 300)
+        if level == "error":
+            self.new_errors.append(line)
+        if level_at_least(level, self.config.console_level):
+            if len(self.new_console) == self.new_console.maxlen:
+                self.new_console_dropped += 1
+            self.new_console.append({"level": level, "text": line})
 
     def take_new_errors(self) -> list[str]:
         """Errors logged since the last time this was called (at most the last 20)."""
         errors = list(self.new_errors)
         self.new_errors.clear()
         return errors
+
+    def take_new_console(self) -> tuple[list[JsonObject], int]:
+        """Messages at or above the console level since the last time this was called (the
+        latest 10), and how many earlier ones were left out."""
+        messages, dropped = list(self.new_console), self.new_console_dropped
+        self.new_console.clear()
+        self.new_console_dropped = 0
+        return messages, dropped
 
     def _on_console(self, message: ConsoleMessage) -> None:
         if self._flooded("console"):
@@ -674,6 +702,26 @@ class Session:
             save_download(download, self.download_dir, self.config.max_download_bytes)
         )
         self._downloads.append(task)
+
+    async def take_download(self, appear: float, wait: float) -> JsonObject | None:
+        """The first download started and not yet reported, once saved: waits `appear` seconds
+        at most for one to start and `wait` for it to finish (then None, and it is reported
+        when done). What `browser_navigate` to an attachment answers with."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + appear
+        while not self._downloads and loop.time() < give_up:
+            await asyncio.sleep(0.05)
+        if not self._downloads:
+            return None
+        task = self._downloads[0]
+        done, _ = await asyncio.wait({task}, timeout=wait)
+        if not done:
+            return None
+        self._downloads.remove(task)
+        if task.cancelled() or task.exception() is not None:
+            error = None if task.cancelled() else task.exception()
+            return {"event": "download_failed", "detail": clip(str(error), 300)}
+        return task.result()
 
     async def settle_downloads(self, wait: float) -> None:
         """Wait (at most `wait` seconds) for the downloads started so far and note each one;

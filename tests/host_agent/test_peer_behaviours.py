@@ -1,0 +1,244 @@
+"""Issue 36, "Behaviours to fix" and "Compatibility of what callers type": the host as a drop-in
+for @playwright/mcp 0.0.83, checked through MCP (the official SDK's client over streamable HTTP)
+in Chromium, by what a model reads and what the page does."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+import pytest
+from host_tests.host_helpers import ServedHost, serve_host
+from local_server import serve
+from mcp import Client
+
+from host_agent.agent_client import Agent, text_of
+
+T = TypeVar("T")
+
+# Each page starts what it starts 100 ms after the click: later than the click's own return, so
+# a result made at once misses it; the host under test waits 1.5 s (--timeout-settle), well past
+# it on a loaded machine, and the default of 500 ms is what the peer waits.
+LATER = "setTimeout(() => {{ {} }}, 100)"
+PAGES = {
+    "/start": "<title>Start</title>"
+    f'<button id=nav onclick="{LATER.format("location.href = `/landed`")}">Go</button>'
+    f'<button id=ask onclick="{LATER.format("document.title = confirm(`Sure?`)")}">Ask</button>'
+    f'<button id=load onclick="{LATER.format("fetch(`/api/slow`).then(r => r.text()).then(t => document.getElementById(`out`).textContent = t)")}">Load</button>'
+    f'<button id=tab onclick="{LATER.format("window.open(`/landed`)")}">Tab</button>'
+    f'<button id=get onclick="{LATER.format("location.href = `/file.csv`")}">Get</button>'
+    f'<button id=log onclick="{LATER.format("console.log(`saved draft`); console.warn(`slow disk`)")}">Log</button>'
+    "<form action=/landed><input id=q name=q aria-label=Query></form><p id=out>none</p>",
+    "/landed": "<title>Landed</title><h1>Landed</h1>",
+}
+CSV = b"name,size\nalpha,1\nbeta,2\n"
+
+
+@dataclass
+class Site:
+    base: str
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = urlsplit(self.path).path
+            if path in PAGES:
+                self._send(200, "text/html; charset=utf-8", PAGES[path].encode())
+            elif path == "/api/slow":
+                # Answers after the settle time: the result still waits for it (5 s at most).
+                import time
+
+                time.sleep(0.8)
+                self._send(200, "text/plain", b"slow answer")
+            elif path == "/file.csv":
+                self._send(
+                    200, "text/csv", CSV, {"content-disposition": 'attachment; filename="data.csv"'}
+                )
+            else:
+                self._send(404, "text/plain", b"not found")
+
+        def _send(
+            self, status: int, kind: str, body: bytes, headers: dict[str, str] | None = None
+        ) -> None:
+            self.send_response(status)
+            self.send_header("content-type", kind)
+            self.send_header("content-length", str(len(body)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = serve(Handler)
+    yield Site(httpd.origin)
+    httpd.stop()
+
+
+@pytest.fixture(scope="module")
+def peer_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHost]:
+    output = tmp_path_factory.mktemp("output")
+    host = serve_host("--timeout-settle", "1500", "--output-dir", str(output))
+    yield host
+    host.stop()
+
+
+def with_agent(host: ServedHost, body: Callable[[Agent], Awaitable[T]]) -> T:
+    async def run() -> T:
+        async with Client(host.mcp_url) as client:
+            return await body(Agent(client))
+
+    return asyncio.run(run())
+
+
+async def called(agent: Agent, tool: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The structured content and the text a model reads, of a call that must succeed."""
+    result = await agent.call(tool, args)
+    assert not result.is_error, text_of(result)
+    return dict(result.structured_content or {}), text_of(result)
+
+
+# -- 1. an action reports what it set off ----------------------------------------------------
+
+
+def test_a_click_reports_the_navigation_it_started_later(peer_host: ServedHost, site: Site) -> None:
+    async def body(agent: Agent) -> tuple[dict[str, Any], str]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        return await called(agent, "browser_click", {"target": "#nav"})
+
+    structured, text = with_agent(peer_host, body)
+    assert structured["result"]["url"] == site.url("/landed"), text
+    assert structured["result"]["title"] == "Landed"
+    assert "/landed" in text and "Landed" in text
+
+
+def test_a_click_reports_the_dialog_it_opened_later(peer_host: ServedHost, site: Site) -> None:
+    async def body(agent: Agent) -> tuple[dict[str, Any], str, Any]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        structured, text = await called(agent, "browser_click", {"target": "#ask"})
+        await agent.ok("browser_handle_dialog", {"accept": True})
+        title = await agent.ok("browser_evaluate", {"expression": "() => document.title"})
+        return structured, text, title
+
+    structured, text, title = with_agent(peer_host, body)
+    assert structured["result"]["dialog"]["message"] == "Sure?", text
+    assert "dialog open" in text and "Sure?" in text
+    assert title == "true"  # the page really was waiting on that dialog
+
+
+def test_a_click_reports_the_requests_it_started_and_waits_for_them(
+    peer_host: ServedHost, site: Site
+) -> None:
+    async def body(agent: Agent) -> tuple[dict[str, Any], str, Any]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        structured, text = await called(agent, "browser_click", {"target": "#load"})
+        out = await agent.ok("browser_get_text", {"target": "#out"})
+        return structured, text, out
+
+    structured, text, out = with_agent(peer_host, body)
+    assert structured["result"]["requests"] == [f"GET {site.url('/api/slow')} 200"], text
+    assert "requests: GET" in text
+    assert "slow answer" in json.dumps(out)
+
+
+def test_a_click_reports_the_tab_it_opened_later_where_it_went(
+    peer_host: ServedHost, site: Site
+) -> None:
+    async def body(agent: Agent) -> dict[str, Any]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        structured, _ = await called(agent, "browser_click", {"target": "#tab"})
+        return structured
+
+    structured = with_agent(peer_host, body)
+    opened = [n for n in structured.get("notes", []) if n.get("event") == "tab_opened"]
+    assert opened and opened[0]["url"] == site.url("/landed"), structured
+    assert structured["result"]["tabs"] == 2
+
+
+def test_a_click_reports_the_download_it_started_later(peer_host: ServedHost, site: Site) -> None:
+    async def body(agent: Agent) -> dict[str, Any]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        structured, _ = await called(agent, "browser_click", {"target": "#get"})
+        return structured
+
+    structured = with_agent(peer_host, body)
+    downloads = [n for n in structured.get("notes", []) if n.get("event") == "download"]
+    assert downloads, structured
+    assert downloads[0]["name"] == "data.csv" and downloads[0]["size"] == len(CSV)
+    with open(downloads[0]["path"], "rb") as saved:
+        assert saved.read() == CSV
+
+
+def test_a_key_press_reports_the_navigation_it_submitted(peer_host: ServedHost, site: Site) -> None:
+    async def body(agent: Agent) -> dict[str, Any]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        await agent.ok("browser_type", {"target": "#q", "text": "shoes"})
+        structured, _ = await called(agent, "browser_send_keys", {"keys": "Enter"})
+        return structured
+
+    structured = with_agent(peer_host, body)
+    assert structured["result"]["url"] == site.url("/landed?q=shoes")
+    assert structured["result"]["title"] == "Landed"
+
+
+def test_console_messages_at_the_level_appear_in_the_action_result(
+    peer_host: ServedHost, site: Site
+) -> None:
+    async def body(agent: Agent) -> tuple[dict[str, Any], str]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        return await called(agent, "browser_click", {"target": "#log"})
+
+    structured, text = with_agent(peer_host, body)
+    assert structured["result"]["console"] == [
+        {"level": "info", "text": "saved draft"},
+        {"level": "warning", "text": "slow disk"},
+    ], text
+    assert "saved draft" in text and "slow disk" in text
+
+
+def test_the_console_level_leaves_out_less_severe_messages(site: Site) -> None:
+    host = serve_host("--timeout-settle", "1500", "--console-level", "warning")
+    try:
+
+        async def body(agent: Agent) -> dict[str, Any]:
+            await agent.ok("browser_navigate", {"url": site.url("/start")})
+            structured, _ = await called(agent, "browser_click", {"target": "#log"})
+            return structured
+
+        structured = with_agent(host, body)
+    finally:
+        host.stop()
+    assert structured["result"]["console"] == [{"level": "warning", "text": "slow disk"}]
+
+
+# -- 2. navigating to an attachment ----------------------------------------------------------
+
+
+def test_navigating_to_an_attachment_reports_the_download(
+    peer_host: ServedHost, site: Site
+) -> None:
+    async def body(agent: Agent) -> tuple[dict[str, Any], str]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        return await called(agent, "browser_navigate", {"url": site.url("/file.csv")})
+
+    structured, text = with_agent(peer_host, body)
+    download = structured["result"]["download"]
+    assert download["event"] == "download" and download["name"] == "data.csv", text
+    assert download["size"] == len(CSV)
+    with open(download["path"], "rb") as saved:
+        assert saved.read() == CSV
+    assert structured["result"]["url"] == site.url("/start")  # the page stayed where it was
+    assert "Download is starting" not in text
+    assert not [n for n in structured.get("notes", []) if n.get("event") == "download"]
+
