@@ -125,7 +125,32 @@ class RouteRule:
     handler: object = field(default=None, repr=False)
 
     def to_json(self) -> JsonObject:
-        return {"url": self.url, "action": self.action, "hits": self.hits, "times": self.times}
+        """What the route answers: a fulfilled one its `status`, `contentType`, `headers` and
+        `bodyBytes` (the body's size in UTF-8, not the body), an aborted one its `errorCode`, a
+        continued one the `headers` it adds."""
+        described: JsonObject = {
+            "url": self.url,
+            "action": self.action,
+            "hits": self.hits,
+            "times": self.times,
+        }
+        spec = self.spec
+        headers = spec.get("headers")
+        if self.action == "fulfill":
+            described["status"] = spec.get("status") or 200
+            body = spec.get("body")
+            content_type = spec.get("contentType")
+            if "json" in spec:
+                body = json.dumps(spec["json"])
+                content_type = content_type or "application/json"
+            if content_type:
+                described["contentType"] = content_type
+            described["bodyBytes"] = len(str(body).encode()) if body is not None else 0
+        elif self.action == "abort":
+            described["errorCode"] = spec.get("errorCode") or "failed"
+        if isinstance(headers, dict) and headers:
+            described["headers"] = headers
+        return described
 
 
 @dataclass
@@ -803,8 +828,9 @@ class Session:
         await self.context.route(rule.url, handler, times=rule.times)
         self.routes.append(rule)
 
-    async def remove_routes(self, url: str) -> int:
-        removed = [r for r in self.routes if r.url == url]
+    async def remove_routes(self, url: str | None) -> int:
+        """Remove the routes installed with exactly the glob `url` (every route when None)."""
+        removed = [r for r in self.routes if url is None or r.url == url]
         for rule in removed:
             self.routes.remove(rule)
             await self.context.unroute(rule.url, rule.handler)  # type: ignore[arg-type]
@@ -842,8 +868,6 @@ async def _apply_route(route: Route, rule: RouteRule) -> None:
         body = spec.get("body")
         content_type = spec.get("contentType")
         if "json" in spec:
-            import json
-
             body = json.dumps(spec["json"])
             content_type = content_type or "application/json"
         await route.fulfill(

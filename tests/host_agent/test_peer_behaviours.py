@@ -242,3 +242,71 @@ def test_navigating_to_an_attachment_reports_the_download(
     assert "Download is starting" not in text
     assert not [n for n in structured.get("notes", []) if n.get("event") == "download"]
 
+
+# -- 3. routes: what each answers, and removing them all ------------------------------------
+
+FETCH = "async () => {{ const r = await fetch({!r}); return r.status + ' ' + (await r.text()) }}"
+
+
+def test_route_list_shows_what_each_route_answers_and_unroute_removes_all(
+    peer_host: ServedHost, site: Site
+) -> None:
+    async def body(agent: Agent) -> tuple[Any, ...]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        await agent.ok(
+            "browser_route",
+            {
+                "url": "**/api/mock",
+                "fulfill": {
+                    "status": 201,
+                    "contentType": "text/x-mock",
+                    "headers": {"x-mocked": "yes"},
+                    "body": "mocked ✓",
+                },
+            },
+        )
+        await agent.ok("browser_route", {"url": "**/api/json", "fulfill": {"json": {"a": [1]}}})
+        await agent.ok("browser_route", {"url": "**/api/gone", "abort": {"errorCode": "failed"}})
+        await agent.ok(
+            "browser_route", {"url": "**/api/slow", "continue": {"headers": {"x-added": "1"}}}
+        )
+        mocked = await agent.ok("browser_evaluate", {"expression": FETCH.format("/api/mock")})
+        listed = await agent.ok("browser_route_list")
+        removed = await agent.ok("browser_unroute", {})
+        after = await agent.ok("browser_route_list")
+        real = await agent.ok("browser_evaluate", {"expression": FETCH.format("/api/mock")})
+        return mocked, listed, removed, after, real
+
+    mocked, listed, removed, after, real = with_agent(peer_host, body)
+    assert mocked == "201 mocked ✓"
+    routes = {r["url"]: r for r in listed["routes"]}
+    mock = routes["**/api/mock"]
+    assert (mock["status"], mock["contentType"], mock["headers"]) == (
+        201,
+        "text/x-mock",
+        {"x-mocked": "yes"},
+    )
+    assert mock["bodyBytes"] == len("mocked ✓".encode()) and mock["hits"] == 1
+    assert routes["**/api/json"]["contentType"] == "application/json"
+    assert routes["**/api/json"]["bodyBytes"] == len('{"a": [1]}')
+    assert routes["**/api/gone"]["errorCode"] == "failed"
+    assert routes["**/api/slow"]["headers"] == {"x-added": "1"}
+    assert removed == {"removed": 4, "routes": 0}
+    assert after == {"routes": []}
+    assert real == "404 not found"  # the page reaches the server again
+
+
+def test_unroute_takes_the_peers_pattern(peer_host: ServedHost, site: Site) -> None:
+    async def body(agent: Agent) -> tuple[Any, str]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        await agent.ok("browser_route", {"url": "**/a", "abort": {}})
+        await agent.ok("browser_route", {"url": "**/b", "abort": {}})
+        removed = await agent.ok("browser_unroute", {"pattern": "**/a"})
+        refused = await agent.fails(
+            "browser_unroute", {"url": "**/a", "pattern": "**/b"}, "invalid_argument"
+        )
+        return removed, refused
+
+    removed, refused = with_agent(peer_host, body)
+    assert removed == {"removed": 1, "routes": 1}
+    assert "url or pattern" in refused
