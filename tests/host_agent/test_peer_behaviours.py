@@ -17,7 +17,7 @@ from host_tests.host_helpers import ServedHost, serve_host
 from local_server import serve
 from mcp import Client
 
-from host_agent.agent_client import Agent, text_of
+from host_agent.agent_client import Agent, find_ref, text_of
 
 T = TypeVar("T")
 
@@ -35,6 +35,10 @@ PAGES = {
     f'<button id=log onclick="{LATER.format("console.log(`saved draft`); console.warn(`slow disk`)")}">Log</button>'
     "<form action=/landed><input id=q name=q aria-label=Query></form><p id=out>none</p>",
     "/landed": "<title>Landed</title><h1>Landed</h1>",
+    "/shop": "<title>Shop</title><main><nav aria-label=Sections><ul><li><a href=/a>Shoes</a></li>"
+    "<li><a href=/b>Hats</a></li><li><a href=/c>Error codes</a></li></ul></nav>"
+    "<section aria-label=Basket><h2>Basket</h2><ul><li>Item 1 costs 10 EUR</li>"
+    "<li>Item 22 costs 200 EUR</li><li>an error happened</li></ul></section></main>",
 }
 CSV = b"name,size\nalpha,1\nbeta,2\n"
 
@@ -310,3 +314,65 @@ def test_unroute_takes_the_peers_pattern(peer_host: ServedHost, site: Site) -> N
     removed, refused = with_agent(peer_host, body)
     assert removed == {"removed": 1, "routes": 1}
     assert "url or pattern" in refused
+
+
+# -- 4. browser_find: neighbours, the path from the root, regex ------------------------------
+
+
+def test_find_gives_neighbours_the_path_from_the_root_and_a_regex_form(
+    peer_host: ServedHost, site: Site
+) -> None:
+    async def body(agent: Agent) -> tuple[Any, ...]:
+        await agent.ok("browser_navigate", {"url": site.url("/shop")})
+        by_text = await called(agent, "browser_find", {"text": "hats"})
+        by_regex = await agent.ok("browser_find", {"regex": r"Item \d{2} costs"})
+        sensitive = await agent.ok("browser_find", {"regex": "error"})
+        insensitive = await agent.ok("browser_find", {"regex": "/error/i"})
+        line = by_text[0]["result"]["matches"][0]["line"]
+        clicked = await agent.ok("browser_click", {"target": find_ref(line, "Hats")})
+        bad = await agent.fails("browser_find", {"regex": "(unclosed"}, "invalid_argument")
+        both = await agent.fails("browser_find", {"text": "a", "regex": "a"}, "invalid_argument")
+        return by_text, by_regex, sensitive, insensitive, clicked, bad, both
+
+    by_text, by_regex, sensitive, insensitive, clicked, bad, both = with_agent(peer_host, body)
+    structured, text = by_text
+    match = structured["result"]["matches"][0]
+    assert 'link "Hats"' in match["line"]
+    # The whole path, from the root: main, then the navigation, the list, its item.
+    assert [p.split(" [")[0].split('"')[0].strip("- ").strip() for p in match["path"]] == [
+        "main",
+        "navigation",
+        "list",
+        "listitem",
+    ], match["path"]
+    assert any("Shoes" in line for line in match["before"]), match
+    assert any("Error codes" in line for line in match["after"]), match
+    assert "<- match" in text and "Shoes" in text and "navigation" in text
+    assert [m["line"].split(": ", 1)[1] for m in by_regex["matches"]] == ["Item 22 costs 200 EUR"]
+    assert [m["line"].split(": ", 1)[1] for m in sensitive["matches"]] == ["an error happened"]
+    assert insensitive["count"] == 2  # "Error codes" too
+    assert clicked["url"] == site.url("/b")  # a ref browser_find gave is a target
+    assert "regular expression" in bad
+    assert "one of the two" in both
+
+
+def test_a_regex_that_backtracks_without_end_is_stopped_and_the_session_goes_on() -> None:
+    from urllib.parse import quote
+
+    from host_tests.host_helpers import host_config
+
+    from host.core import Host
+
+    page = "data:text/html," + quote("<title>Slow</title><p>" + "a" * 40 + "!</p>")
+
+    async def scenario() -> tuple[Any, Any]:
+        async with Host(host_config(action_timeout=1.0)) as host:
+            await host.call("k", "browser_navigate", {"url": page})
+            slow = await host.call("k", "browser_find", {"regex": "(a+)+$"})
+            after = await host.call("k", "browser_find", {"text": "aaa"})
+            return slow, after
+
+    slow, after = asyncio.run(scenario())
+    assert not slow.ok and slow.error is not None and slow.error.code == "timeout", slow.text()
+    assert "regular expression" in slow.error.message
+    assert after.ok and after.value["count"] == 1, after.text()
