@@ -376,3 +376,36 @@ def test_a_regex_that_backtracks_without_end_is_stopped_and_the_session_goes_on(
     assert not slow.ok and slow.error is not None and slow.error.code == "timeout", slow.text()
     assert "regular expression" in slow.error.message
     assert after.ok and after.value["count"] == 1, after.text()
+
+
+# -- 5. screenshots: type, filename, fullPage with a target ----------------------------------
+
+
+def test_screenshot_type_filename_and_a_contradiction(peer_host: ServedHost, site: Site) -> None:
+    import base64
+    from pathlib import Path
+
+    import mcp_types as types
+
+    async def body(agent: Agent) -> tuple[Any, ...]:
+        await agent.ok("browser_navigate", {"url": site.url("/shop")})
+        jpeg = await agent.call("browser_take_screenshot", {"type": "jpeg"})
+        saved = await agent.ok("browser_take_screenshot", {"filename": "../../basket"})
+        inferred = await agent.ok(
+            "browser_take_screenshot", {"filename": "nav.jpg", "target": "role=navigation"}
+        )
+        refused = await agent.fails(
+            "browser_take_screenshot", {"fullPage": True, "target": "h2"}, "invalid_argument"
+        )
+        return jpeg, saved, inferred, refused
+
+    jpeg, saved, inferred, refused = with_agent(peer_host, body)
+    images = [b for b in jpeg.content if isinstance(b, types.ImageContent)]
+    assert images and images[0].mime_type == "image/jpeg"
+    assert base64.b64decode(images[0].data)[:3] == b"\xff\xd8\xff"  # JPEG's magic
+    path = Path(saved["path"])
+    assert path.name == "basket.png" and path.parent.name == "screenshots"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and saved["size"] == path.stat().st_size
+    assert Path(inferred["path"]).name == "nav.jpg" and inferred["type"] == "jpeg"
+    assert Path(inferred["path"]).read_bytes()[:3] == b"\xff\xd8\xff"
+    assert "contradict" in refused and "(at fullPage)" in refused
