@@ -245,6 +245,11 @@ class Host:
         try:
             check_arguments(args, self.config.argument_limits)
             descriptor = self.registry.lookup(name, enabled)
+            try:  # @playwright/mcp's argument names, accepted as ours (never listed)
+                args, described = descriptor.accept_peer_arguments(args)
+            except ValueError as problem:
+                where, _, message = str(problem).partition(": ")
+                raise HostError("invalid_argument", message, path=where) from None
             run_args = args
             if descriptor.origin == "generated":
                 run_args = bound_arguments(name, args, limit, MAX_RESULT_DEPTH)
@@ -287,7 +292,9 @@ class Host:
             }
         session.busy += 1
         try:
-            outcome = await self._call_in(session, descriptor, runner, args, deadline, budget)
+            outcome = await self._call_in(
+                session, descriptor, runner, args, deadline, budget, described
+            )
         finally:
             session.busy -= 1
             session.last_used = time.monotonic()
@@ -314,6 +321,9 @@ class Host:
             await self.sessions.drop(session.key)
         if extras:
             outcome.extras.update(extras)
+        if described and outcome.error is not None:  # the caller's words for the element
+            names = "; ".join(f"{k} {v[:200]!r}" for k, v in described.items())
+            outcome.error.message += f" ({names})"
         return outcome
 
     async def _call_in(
@@ -324,9 +334,11 @@ class Host:
         args: object,
         deadline: float,
         budget: float,
+        described: dict[str, str] | None = None,
     ) -> ToolOutcome:
         """The call, once it holds the session: waits for the earlier call no longer than its own
-        deadline allows."""
+        deadline allows. `described`: the caller's descriptions of elements (`element`), kept in
+        the trail beside the call's arguments."""
         try:
             async with asyncio.timeout_at(deadline):
                 await session.lock.acquire()
@@ -346,7 +358,8 @@ class Host:
                         await session.settle()
             await self._restore_landings(session)
             session.closing_intent = descriptor.name in CLOSING_TOOLS
-            reading = await self._start_record(session, descriptor, args)
+            recorded = {**args, **described} if described and isinstance(args, dict) else args
+            reading = await self._start_record(session, descriptor, recorded)
             try:
                 value = await self._run(session, descriptor, runner, args, deadline, budget)
             except BaseException:

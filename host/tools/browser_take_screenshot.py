@@ -32,7 +32,7 @@ def _type_of(args: JsonObject) -> str:
 
 
 async def browser_take_screenshot(call: CallContext, args: JsonObject) -> JsonValue:
-    target = args.get("target", args.get("ref"))
+    target = args.get("target")
     if isinstance(target, str) and args.get("fullPage"):
         raise HostError(
             "invalid_argument",

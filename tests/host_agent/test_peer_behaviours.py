@@ -409,3 +409,64 @@ def test_screenshot_type_filename_and_a_contradiction(peer_host: ServedHost, sit
     assert Path(inferred["path"]).name == "nav.jpg" and inferred["type"] == "jpeg"
     assert Path(inferred["path"]).read_bytes()[:3] == b"\xff\xd8\xff"
     assert "contradict" in refused and "(at fullPage)" in refused
+
+
+# -- 9. the peer's argument names ------------------------------------------------------------
+
+DRAG = (
+    "<title>Drag</title><div id=src draggable=true style='width:50px;height:50px'"
+    " ondragstart=\"event.dataTransfer.setData('text', 'x')\">Source</div>"
+    "<div id=dst style='width:80px;height:80px' ondragover='event.preventDefault()'"
+    " ondrop=\"document.getElementById('out').textContent = 'dropped'\">Target</div>"
+    '<input id=keys aria-label=Keys onkeydown="this.dataset.n = (+this.dataset.n || 0) + 1">'
+    "<button ondblclick=\"document.getElementById('out').textContent = 'double'\">Twice</button>"
+    "<p id=out>none</p>"
+)
+
+
+def test_the_peers_argument_names_are_accepted(peer_host: ServedHost, site: Site) -> None:
+    from urllib.parse import quote
+
+    async def body(agent: Agent) -> tuple[Any, ...]:
+        await agent.ok("browser_navigate", {"url": "data:text/html," + quote(DRAG)})
+        snapshot = (await agent.ok("browser_snapshot"))["snapshot"]
+        twice = find_ref(snapshot, 'button "Twice"')
+        await agent.ok(
+            "browser_click", {"ref": twice, "element": "Twice button", "doubleClick": True}
+        )
+        doubled = await agent.ok("browser_get_text", {"target": "#out"})
+        await agent.ok(
+            "browser_drag",
+            {
+                "startElement": "the source",
+                "startTarget": "#src",
+                "endElement": "the drop zone",
+                "endTarget": "#dst",
+            },
+        )
+        dropped = await agent.ok(
+            "browser_evaluate",
+            {"function": "e => e.textContent", "ref": "#out", "element": "the output"},
+        )
+        await agent.ok(
+            "browser_type", {"target": "#keys", "element": "keys", "text": "abc", "slowly": True}
+        )
+        keys = await agent.ok("browser_evaluate", {"expression": "() => keys.dataset.n"})
+        missing = await agent.fails(
+            "browser_click", {"target": "e999", "element": "the Buy button"}, "stale_ref"
+        )
+        both = await agent.fails(
+            "browser_click", {"target": "#src", "ref": "#dst"}, "invalid_argument"
+        )
+        listed = {t.name: t for t in (await agent.client.list_tools()).tools}
+        return doubled, dropped, keys, missing, both, listed
+
+    doubled, dropped, keys, missing, both, listed = with_agent(peer_host, body)
+    assert "double" in json.dumps(doubled)
+    assert dropped == "dropped"
+    assert int(keys) >= 3  # key presses: typed slowly (fill presses none)
+    assert "the Buy button" in missing  # the caller's description, in the message
+    assert "(at ref)" in both
+    for tool in ("browser_click", "browser_drag", "browser_evaluate"):  # accepted, not listed
+        properties = listed[tool].input_schema["properties"]
+        assert not {"element", "ref", "startTarget", "function", "doubleClick"} & set(properties)
