@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--toolset",
         action="append",
         metavar="NAME",
-        help="tools MCP lists: default (the web_agent toolset), all, or a toolset name (web_browser, web_framework); repeatable",
+        help="tools MCP lists: default (the web_agent toolset), all, or a toolset name (web_browser, web_framework); a comma-separated list, or repeated",
     )
     serve.add_argument(
         "--executable-path",
@@ -314,7 +314,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         dialog_policy=args.dialogs,
         settle_timeout=_settle_seconds(args.timeout_settle),
         console_level=args.console_level,
-        toolsets=tuple(args.toolset or ("default",)),
+        toolsets=_toolsets(args.toolset),
         generated_dir=args.generated,
         token=token,
         allowed_hosts=tuple(args.allowed_host),
@@ -336,6 +336,12 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         secrets=secrets,
         caps=caps,
     )
+
+
+def _toolsets(given: list[str] | None) -> tuple[str, ...]:
+    """`--toolset` values, each a name or a comma-separated list of names (as `--caps`)."""
+    names = [n.strip() for value in given or () for n in value.split(",") if n.strip()]
+    return tuple(dict.fromkeys(names)) or ("default",)
 
 
 def _settle_seconds(milliseconds: float) -> float:

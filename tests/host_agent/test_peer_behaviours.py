@@ -470,3 +470,25 @@ def test_the_peers_argument_names_are_accepted(peer_host: ServedHost, site: Site
     for tool in ("browser_click", "browser_drag", "browser_evaluate"):  # accepted, not listed
         properties = listed[tool].input_schema["properties"]
         assert not {"element", "ref", "startTarget", "function", "doubleClick"} & set(properties)
+
+
+# -- 11. --toolset takes a comma list; web_setUserAgent is part of web_framework -------------
+
+
+def test_toolset_takes_a_comma_list_and_web_framework_sets_the_user_agent(site: Site) -> None:
+    host = serve_host("--toolset", "web_framework,web_browser")
+    try:
+
+        async def body(agent: Agent) -> tuple[set[str], Any]:
+            listed = {t.name for t in (await agent.client.list_tools()).tools}
+            await agent.ok("web_setUserAgent", {"userAgent": "peer-compatible/1.0"})
+            await agent.ok("web_navigate", {"url": site.url("/start")})
+            agent_string = await agent.ok("web_evaluate", {"expression": "navigator.userAgent"})
+            return listed, agent_string
+
+        listed, agent_string = with_agent(host, body)
+    finally:
+        host.stop()
+    assert {"webBrowser", "web_click", "web_setUserAgent"} <= listed
+    assert "browser_click" not in listed  # exactly those two toolsets
+    assert agent_string == "peer-compatible/1.0"
