@@ -279,7 +279,10 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise OptionError("--caps", str(error)) from None
     secrets = Secrets()
     if args.secrets is not None:
-        secrets = read_secrets(args.secrets)
+        skipped: list[str] = []
+        secrets = read_secrets(args.secrets, skipped)
+        for warning in skipped:
+            print(f"warning: {warning}", file=sys.stderr)
         if browser.save_trace or browser.save_video:
             option = "--save-trace" if browser.save_trace else "--save-video"
             raise OptionError(

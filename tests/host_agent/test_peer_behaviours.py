@@ -492,3 +492,34 @@ def test_toolset_takes_a_comma_list_and_web_framework_sets_the_user_agent(site: 
     assert {"webBrowser", "web_click", "web_setUserAgent"} <= listed
     assert "browser_click" not in listed  # exactly those two toolsets
     assert agent_string == "peer-compatible/1.0"
+
+
+# -- 7. --secrets: an empty value is skipped with a warning ----------------------------------
+
+
+def test_an_empty_secret_is_skipped_with_a_warning_and_the_others_are_masked(
+    site: Site, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    secrets = tmp_path_factory.mktemp("secrets") / "peer.env"
+    secrets.write_text("EMPTY=\nPASSWORD=hunter2-peer\nQUOTED=''\n")
+    host = serve_host("--secrets", str(secrets))
+    try:
+
+        async def body(agent: Agent) -> tuple[Any, ...]:
+            await agent.ok("browser_navigate", {"url": site.url("/start")})
+            await agent.ok("browser_type", {"target": "#q", "text": "${PASSWORD}"})
+            typed = await agent.ok(
+                "browser_evaluate", {"expression": "() => [q.value === 'hunter2-peer', q.value]"}
+            )
+            unknown = await agent.fails(
+                "browser_type", {"target": "#q", "text": "${EMPTY}"}, "unknown_secret"
+            )
+            return typed, unknown
+
+        typed, unknown = with_agent(host, body)
+        log = "".join(host.log)
+    finally:
+        host.stop()
+    assert typed == [True, "${PASSWORD}"]  # the page has the value; the model sees the name
+    assert "EMPTY has an empty value; it is skipped" in log and "QUOTED has an empty value" in log
+    assert "PASSWORD" in unknown and "hunter2" not in unknown
