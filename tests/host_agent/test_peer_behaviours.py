@@ -523,3 +523,64 @@ def test_an_empty_secret_is_skipped_with_a_warning_and_the_others_are_masked(
     assert typed == [True, "${PASSWORD}"]  # the page has the value; the model sees the name
     assert "EMPTY has an empty value; it is skipped" in log and "QUOTED has an empty value" in log
     assert "PASSWORD" in unknown and "hunter2" not in unknown
+
+
+# -- 6. origin patterns as the peer's: a wildcard port, a bare host ---------------------------
+
+NO_CORS = (
+    "async url => { try { await fetch(url, {mode: 'no-cors'}); return 'sent' }"
+    " catch (e) { return 'blocked' } }"
+)
+
+
+def test_origin_patterns_take_a_wildcard_port_and_a_bare_host(site: Site) -> None:
+    from host_agent.agent_pages import start_pages
+
+    other, httpd = start_pages()
+    other_port = other.base.rsplit(":", 1)[1]
+    host = serve_host(
+        "--browser-allowed-origins",
+        "http://127.0.0.1:*",
+        "--blocked-origins",
+        f"127.0.0.1:{other_port}/ignored-path",
+    )
+    try:
+
+        async def body(agent: Agent) -> list[Any]:
+            await agent.ok("browser_navigate", {"url": site.url("/start")})
+            seen = []
+            for url in (
+                site.url("/landed"),  # an allowed origin, another path
+                f"http://localhost:{other_port}/api/data",  # another host: not allowed
+                other.url("/api/data"),  # allowed by the wildcard port, blocked by the bare host
+            ):
+                seen.append(
+                    await agent.ok("browser_evaluate", {"function": f"() => ({NO_CORS})({url!r})"})
+                )
+            return seen
+
+        seen = with_agent(host, body)
+    finally:
+        host.stop()
+        httpd.stop()
+    assert seen == ["sent", "blocked", "blocked"]
+
+
+def test_the_wildcard_port_lets_every_port_of_its_host_through(site: Site) -> None:
+    from host_agent.agent_pages import start_pages
+
+    other, httpd = start_pages()
+    host = serve_host("--browser-allowed-origins", "http://127.0.0.1:*")
+    try:
+
+        async def body(agent: Agent) -> Any:
+            await agent.ok("browser_navigate", {"url": site.url("/start")})
+            return await agent.ok(
+                "browser_evaluate", {"expression": f"({NO_CORS})({other.url('/api/data')!r})"}
+            )
+
+        seen = with_agent(host, body)
+    finally:
+        host.stop()
+        httpd.stop()
+    assert seen == "sent"
