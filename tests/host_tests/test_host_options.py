@@ -87,7 +87,12 @@ BAD_STARTS: list[tuple[str, list[str], dict[str, str], list[str]]] = [
     ("unknown capability", ["--caps", "pdf,telepathy"], {}, ["--caps", "known: pdf"]),
     ("secrets line", ["--secrets", "{f}/bad.env"], {}, ["--secrets", "bad.env:2"]),
     ("secrets with trace", ["--secrets", "{f}/good.env", "--save-trace"], {}, ["--save-trace"]),
-    ("not an origin", ["--blocked-origins", "ftp://ads.example"], {}, ["--blocked-origins", "scheme"]),
+    (
+        "not an origin",
+        ["--blocked-origins", "ftp://ads.example"],
+        {},
+        ["--blocked-origins", "scheme"],
+    ),
     ("profile is a file", ["--user-data-dir", "{f}/a-file"], {}, ["--user-data-dir"]),
     ("config: bad value", ["--config", "{f}/bad-size.yaml"], {}, ["'viewport-size' in"]),
     ("config: unknown key", ["--config", "{f}/unknown.yaml"], {}, ["'window-size' in", "known:"]),
