@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import http.server
 import json
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -35,6 +36,9 @@ PAGES = {
     f'<button id=log onclick="{LATER.format("console.log(`saved draft`); console.warn(`slow disk`)")}">Log</button>'
     "<form action=/landed><input id=q name=q aria-label=Query></form><p id=out>none</p>",
     "/landed": "<title>Landed</title><h1>Landed</h1>",
+    "/files": '<title>Files</title><input type=file id=many multiple onchange="document'
+    ".getElementById('out').textContent = [...this.files].map(f => f.name + ':' + f.size)"
+    ".join(',')\"><p id=out>none</p>",
     "/shop": "<title>Shop</title><main><nav aria-label=Sections><ul><li><a href=/a>Shoes</a></li>"
     "<li><a href=/b>Hats</a></li><li><a href=/c>Error codes</a></li></ul></nav>"
     "<section aria-label=Basket><h2>Basket</h2><ul><li>Item 1 costs 10 EUR</li>"
@@ -584,3 +588,42 @@ def test_the_wildcard_port_lets_every_port_of_its_host_through(site: Site) -> No
         host.stop()
         httpd.stop()
     assert seen == "sent"
+
+
+# -- 8. browser_wait_for {time}; browser_file_upload with several paths ----------------------
+
+
+def test_wait_for_time_and_an_upload_of_several_files(
+    site: Site, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    folder = tmp_path_factory.mktemp("uploads")
+    (folder / "a.txt").write_text("alpha")
+    (folder / "b.txt").write_text("bravo!")
+    host = serve_host("--upload-dir", str(folder), "--timeout-settle", "0")
+    try:
+
+        async def body(agent: Agent) -> tuple[Any, ...]:
+            await agent.ok("browser_navigate", {"url": site.url("/files")})
+            uploaded = await agent.ok(
+                "browser_file_upload", {"target": "#many", "paths": ["a.txt", "b.txt"]}
+            )
+            names = await agent.ok("browser_evaluate", {"expression": "() => out.textContent"})
+            refused = await agent.fails(
+                "browser_file_upload",
+                {"target": "#many", "paths": ["a.txt", "../../etc/passwd"]},
+                "upload_not_allowed",
+            )
+            started = time.monotonic()
+            await agent.ok("browser_wait_for", {"time": 1.5})
+            waited = time.monotonic() - started
+            too_long = await agent.fails("browser_wait_for", {"time": 31}, "invalid_argument")
+            return uploaded, names, refused, waited, too_long
+
+        uploaded, names, refused, waited, too_long = with_agent(host, body)
+    finally:
+        host.stop()
+    assert uploaded["uploaded"] == [{"name": "a.txt", "bytes": 5}, {"name": "b.txt", "bytes": 6}]
+    assert names == "a.txt:5,b.txt:6"  # the page got both files
+    assert "(at paths[1])" in refused
+    assert waited >= 1.5  # a lower bound: it waited at least the time asked
+    assert "(at time)" in too_long and "30" in too_long
