@@ -94,6 +94,7 @@ BAD_STARTS: list[tuple[str, list[str], dict[str, str], list[str]]] = [
         ["--blocked-origins", "scheme"],
     ),
     ("profile is a file", ["--user-data-dir", "{f}/a-file"], {}, ["--user-data-dir"]),
+    ("settle too long", ["--timeout-settle", "20000"], {}, ["--timeout-settle", "0 to 10000"]),
     ("config: bad value", ["--config", "{f}/bad-size.yaml"], {}, ["'viewport-size' in"]),
     ("config: unknown key", ["--config", "{f}/unknown.yaml"], {}, ["'window-size' in", "known:"]),
     ("config: not a number", ["--config", "{f}/bad-number.json"], {}, ["'max-sessions' in"]),
