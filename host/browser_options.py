@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host.origins import origin_of
+from host.origins import origin_matches, origin_of, origin_pattern
 
 MAX_VIEWPORT = 10_000
 MAX_INIT_SCRIPT_BYTES = 1024 * 1024
@@ -112,9 +112,11 @@ class BrowserOptions:
 
     def allows_origin(self, origin: str) -> bool:
         """Whether a page's request to `origin` (`scheme://host[:port]`) may go out."""
-        if origin in self.blocked_origins:
+        if any(origin_matches(p, origin) for p in self.blocked_origins):
             return False
-        return not self.browser_allowed_origins or origin in self.browser_allowed_origins
+        return not self.browser_allowed_origins or any(
+            origin_matches(p, origin) for p in self.browser_allowed_origins
+        )
 
 
 _PAGE_SCHEMES = {"ws": "http", "wss": "https"}
@@ -173,14 +175,17 @@ def add_browser_options(parser: argparse.ArgumentParser, *, executor: bool = Fal
         "--blocked-origins",
         metavar="LIST",
         help="origins no page request may reach, separated by ';' or ',' "
-        "(https://ads.example;https://tracker.example); an aborted request is noted "
-        "(request_blocked), and service workers are off so that none escapes the filter",
+        "(https://ads.example;https://tracker.example); as @playwright/mcp takes them: "
+        "scheme://host[:port], scheme://host:* (any port), host[:port] (http or https), * in a "
+        "host matching any characters; an aborted request is noted (request_blocked), and "
+        "service workers are off so that none escapes the filter",
     )
     parser.add_argument(
         "--browser-allowed-origins",
         metavar="LIST",
-        help="the only origins page requests may reach (separated by ';' or ','); not the HTTP "
-        "server's --allowed-origin check",
+        help="the only origins page requests may reach (separated by ';' or ',', in the forms "
+        "of --blocked-origins: http://127.0.0.1:* is every port); not the HTTP server's "
+        "--allowed-origin check",
     )
     if executor:
         return
@@ -354,11 +359,12 @@ def _origins(option: str, text: str | None) -> tuple[str, ...]:
         part = part.strip().rstrip("/")
         if not part:
             continue
-        match = re.fullmatch(r"(https?)://([^/?#\s]+)", part, re.IGNORECASE)
-        if match is None:
+        pattern = origin_pattern(part)
+        if pattern is None:
             raise OptionError(
                 option,
-                f"{part!r} is not an origin; write scheme://host[:port], e.g. https://a.example",
+                f"{part!r} is not an origin; write scheme://host[:port] (https://a.example), "
+                "scheme://host:* (any port) or host[:port] (http or https)",
             )
-        origins.append(request_origin(part))
+        origins.append(pattern)
     return tuple(dict.fromkeys(origins))

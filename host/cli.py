@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--toolset",
         action="append",
         metavar="NAME",
-        help="tools MCP lists: default (the web_agent toolset), all, or a toolset name (web_browser, web_framework); repeatable",
+        help="tools MCP lists: default (the web_agent toolset), all, or a toolset name (web_browser, web_framework); a comma-separated list, or repeated",
     )
     serve.add_argument(
         "--executable-path",
@@ -120,6 +120,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="Playwright's default navigation timeout (default 60); no call runs longer than "
         "this plus 5 seconds",
+    )
+    serve.add_argument(
+        "--timeout-settle",
+        type=float,
+        default=500.0,
+        metavar="MILLISECONDS",
+        help="after an action (click, type, keys, navigate, ...), how long to wait for what it "
+        "set off (a navigation, dialog, tab, download, requests) before answering, then for a "
+        "navigation to load (at most 10 s) or its requests to finish (at most 5 s) (default "
+        "500; 0 answers at once)",
+    )
+    serve.add_argument(
+        "--console-level",
+        choices=("error", "warning", "info", "debug"),
+        default="info",
+        help="the least severe console messages an action's result lists as new (default info; "
+        "each level includes the more severe ones)",
     )
     serve.add_argument(
         "--dialogs",
@@ -263,7 +280,10 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         raise OptionError("--caps", str(error)) from None
     secrets = Secrets()
     if args.secrets is not None:
-        secrets = read_secrets(args.secrets)
+        skipped: list[str] = []
+        secrets = read_secrets(args.secrets, skipped)
+        for warning in skipped:
+            print(f"warning: {warning}", file=sys.stderr)
         if browser.save_trace or browser.save_video:
             option = "--save-trace" if browser.save_trace else "--save-video"
             raise OptionError(
@@ -296,7 +316,9 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         action_timeout=args.action_timeout,
         navigation_timeout=args.navigation_timeout,
         dialog_policy=args.dialogs,
-        toolsets=tuple(args.toolset or ("default",)),
+        settle_timeout=_settle_seconds(args.timeout_settle),
+        console_level=args.console_level,
+        toolsets=_toolsets(args.toolset),
         generated_dir=args.generated,
         token=token,
         allowed_hosts=tuple(args.allowed_host),
@@ -318,6 +340,18 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         secrets=secrets,
         caps=caps,
     )
+
+
+def _toolsets(given: list[str] | None) -> tuple[str, ...]:
+    """`--toolset` values, each a name or a comma-separated list of names (as `--caps`)."""
+    names = [n.strip() for value in given or () for n in value.split(",") if n.strip()]
+    return tuple(dict.fromkeys(names)) or ("default",)
+
+
+def _settle_seconds(milliseconds: float) -> float:
+    if not 0 <= milliseconds <= 10_000:
+        raise OptionError("--timeout-settle", "give milliseconds from 0 to 10000 (default 500)")
+    return milliseconds / 1000
 
 
 def _starting() -> None:

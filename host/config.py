@@ -78,6 +78,14 @@ class HostConfig:
     """A download larger than this is deleted and reported as refused."""
     download_wait: float = 5.0
     """How long a call that started a download waits for it before answering."""
+    settle_timeout: float = 0.5
+    """`--timeout-settle`: after an action (click, type, keys, navigate, ...), how long the host
+    waits for what it set off (a navigation, dialog, tab, download, requests) before answering,
+    then for a navigation to load (at most 10 s) or its requests to finish (at most 5 s), as
+    @playwright/mcp does (host/settle.py). 0 answers at once."""
+    console_level: str = "info"
+    """`--console-level`: the least severe console messages (`error`, `warning`, `info`, `debug`)
+    an action's feedback lists as new."""
     page_events: bool = True
     """Keep each session's console messages, page errors and network requests (what the
     console, network and feedback tools report). The executor, which reports none of them, turns

@@ -29,6 +29,7 @@ from host.secrets_file import Secrets
 from host.selfguard import SelfGuard
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
+from host.settle import ActionWatch
 from host.trails.code import NotExportable, line_for
 from host.trails.recorder import Prepared, Recorder
 
@@ -244,6 +245,11 @@ class Host:
         try:
             check_arguments(args, self.config.argument_limits)
             descriptor = self.registry.lookup(name, enabled)
+            try:  # @playwright/mcp's argument names, accepted as ours (never listed)
+                args, described = descriptor.accept_peer_arguments(args)
+            except ValueError as problem:
+                where, _, message = str(problem).partition(": ")
+                raise HostError("invalid_argument", message, path=where) from None
             run_args = args
             if descriptor.origin == "generated":
                 run_args = bound_arguments(name, args, limit, MAX_RESULT_DEPTH)
@@ -286,7 +292,9 @@ class Host:
             }
         session.busy += 1
         try:
-            outcome = await self._call_in(session, descriptor, runner, args, deadline, budget)
+            outcome = await self._call_in(
+                session, descriptor, runner, args, deadline, budget, described
+            )
         finally:
             session.busy -= 1
             session.last_used = time.monotonic()
@@ -313,6 +321,9 @@ class Host:
             await self.sessions.drop(session.key)
         if extras:
             outcome.extras.update(extras)
+        if described and outcome.error is not None:  # the caller's words for the element
+            names = "; ".join(f"{k} {v[:200]!r}" for k, v in described.items())
+            outcome.error.message += f" ({names})"
         return outcome
 
     async def _call_in(
@@ -323,9 +334,11 @@ class Host:
         args: object,
         deadline: float,
         budget: float,
+        described: dict[str, str] | None = None,
     ) -> ToolOutcome:
         """The call, once it holds the session: waits for the earlier call no longer than its own
-        deadline allows."""
+        deadline allows. `described`: the caller's descriptions of elements (`element`), kept in
+        the trail beside the call's arguments."""
         try:
             async with asyncio.timeout_at(deadline):
                 await session.lock.acquire()
@@ -345,7 +358,8 @@ class Host:
                         await session.settle()
             await self._restore_landings(session)
             session.closing_intent = descriptor.name in CLOSING_TOOLS
-            reading = await self._start_record(session, descriptor, args)
+            recorded = {**args, **described} if described and isinstance(args, dict) else args
+            reading = await self._start_record(session, descriptor, recorded)
             try:
                 value = await self._run(session, descriptor, runner, args, deadline, budget)
             except BaseException:
@@ -353,6 +367,8 @@ class Host:
                     reading.cancel()
                     reading.add_done_callback(_retrieve)
                 raise
+            if value is not None and session.watch is not None:
+                await session.watch.settle()  # an action whose result was not page feedback
             prepared = await self._finish_record(session, reading, deadline)
             await self._check_landings(session)
             await session.settle_downloads(self.config.download_wait)
@@ -368,6 +384,9 @@ class Host:
             return ToolOutcome.failure(descriptor.name, error)
         finally:
             session.closing_intent = False
+            if session.watch is not None:
+                session.watch.stop()
+                session.watch = None
             session.lock.release()
 
     async def _start_record(
@@ -487,6 +506,8 @@ class Host:
                     "answer it with browser_handle_dialog first",
                 )
         session.interrupted_by_dialog = False
+        if descriptor.settles and descriptor.feedback:
+            session.watch = ActionWatch(session, self.config.settle_timeout, deadline)
         work = asyncio.ensure_future(runner(CallContext(session, tab, self.config, self.recorder)))
         session.inflight = work
         try:

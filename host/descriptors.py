@@ -43,6 +43,9 @@ class ToolDescriptor:
     """A parameter naming a sub-session of the caller's (`webBrowser`'s `agentId`), or empty."""
     feedback: bool = False
     """An agent action: a call a dialog interrupted still answers with the page's feedback."""
+    settles: bool = False
+    """An action that may set things off (a navigation, a dialog, a tab, a download, requests): the
+    host waits briefly for them before its feedback is made (host/settle.py)."""
     navigates: tuple[str, ...] = ()
     """Parameters holding a URL the tool opens: checked against the navigation policy first."""
     is_recordable: bool = False
@@ -53,6 +56,34 @@ class ToolDescriptor:
     aliases: tuple[str, ...] = ()
     """Former names the tool still answers to (MCP calls, the scripting callback, trail replay);
     only `name` is listed, and a recorder writes `name`."""
+    peer_arguments: tuple[tuple[str, str], ...] = ()
+    """@playwright/mcp's names for this tool's arguments (`ref` → `target`, `doubleClick` →
+    `double`), accepted and never listed; a name mapped to `""` is a human description of an
+    element (`element`), kept for messages and trails (`accept_peer_arguments`)."""
+
+    def accept_peer_arguments(self, args: object) -> tuple[object, dict[str, str]]:
+        """`args` with the peer's names turned into ours, and the element descriptions given.
+
+        Raises ValueError (naming the argument) when a peer's name and ours are both given with
+        different values, or a description is not a string."""
+        if not self.peer_arguments or not isinstance(args, dict):
+            return args, {}
+        present = [(peer, ours) for peer, ours in self.peer_arguments if peer in args]
+        if not present:
+            return args, {}
+        moved = dict(args)
+        described: dict[str, str] = {}
+        for peer, ours in present:
+            value = moved.pop(peer)
+            if not ours:
+                if not isinstance(value, str):
+                    raise ValueError(f"{peer}: a description of the element, as text")
+                described[peer] = value
+            elif ours in moved and moved[ours] != value:
+                raise ValueError(f"{peer}: give {ours} or {peer} (its other name), not both")
+            else:
+                moved[ours] = value
+        return moved, described
 
 
 @dataclass(frozen=True)
@@ -90,6 +121,11 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
     if not isinstance(parameters, dict) or parameters.get("type") != "object":
         raise ValueError(f"{path}: parameters must be an object schema")
     name = str(data["name"])
+    peers = data.get("peerArguments") or {}
+    if not isinstance(peers, dict) or not all(
+        isinstance(k, str) and isinstance(v, str | None) for k, v in peers.items()
+    ):
+        raise ValueError(f"{path}: peerArguments must map a name to an argument's name (or null)")
     aliases = data.get("aliases") or []
     if not isinstance(aliases, list) or not all(
         isinstance(a, str) and TOOL_NAME.fullmatch(a) for a in aliases
@@ -107,10 +143,12 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
         implementation=implementation,
         session_param=str(data.get("sessionParam", "")) if origin == "host" else "",
         feedback=bool(data.get("feedback", False)) and origin == "host",
+        settles=bool(data.get("settles", False)) and origin == "host",
         navigates=tuple(str(n) for n in data.get("navigates") or ()) if origin == "host" else (),
         is_recordable=bool(data.get("isRecordable", False)),
         python_call=str(calls.get("python", "")) if origin == "generated" else "",
         aliases=tuple(aliases),
+        peer_arguments=tuple((str(k), str(v or "")) for k, v in peers.items()),
     )
 
 

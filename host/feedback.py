@@ -14,14 +14,20 @@ from host.session import Session, describe_dialog
 
 
 async def page_feedback(session: Session, extra: JsonObject | None = None) -> Rendered:
-    """`{url, title, tabs, tab, dialog?, consoleErrors?}` of the session after an action, plus
-    `extra` (the action's own answer) first.
+    """`{url, title, tabs, tab, dialog?, requests?, console?, consoleErrors?}` of the session
+    after an action, plus `extra` (the action's own answer) first.
 
-    Guarantees: waits no longer than one action may (the title is read within the action
-    timeout, and skipped while a dialog blocks the tab, since a page with an open dialog runs no
-    script), so a busy machine still reports the real title; console errors are those
-    logged since the previous feedback, each cut to 300 characters.
+    Guarantees: first waits, boundedly, for what the action set off (host/settle.py: a
+    navigation, dialog, tab, download or requests), so the URL is where the action led; waits no
+    longer than one action may for the title (read within the action timeout, and skipped while
+    a dialog blocks the tab, since a page with an open dialog runs no script), so a busy machine
+    still reports the real title; `requests` are the fetch/XHR requests and navigations the
+    action started; `console` the messages at or above the console level, and `consoleErrors`
+    the errors, logged since the previous feedback, each cut to 300 characters.
     """
+    watch = session.watch
+    if watch is not None:
+        await watch.settle()
     value: JsonObject = dict(extra or {})
     tab = session.current
     lines = [f"{key}: {_short(item)}" for key, item in value.items() if item is not None]
@@ -44,9 +50,21 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
         lines.append(
             f"dialog open: {dialog.type} {dialog.message[:200]!r} (answer with browser_handle_dialog)"
         )
+    if watch is not None:
+        requests = watch.report()
+        if requests:
+            value["requests"] = requests
+            lines.append("requests: " + " | ".join(str(r) for r in requests))
     errors = session.take_new_errors()
     if errors:
         value["consoleErrors"] = list[JsonValue](errors)
+    messages, dropped = session.take_new_console()
+    if messages:
+        value["console"] = list[JsonValue](messages)
+        shown = " | ".join(f"[{m['level']}] {m['text']}" for m in messages)
+        more = f" (and {dropped} earlier: browser_console_messages)" if dropped else ""
+        lines.append(f"new console messages: {shown}{more}")
+    elif errors:
         lines.append("new console errors: " + " | ".join(errors))
     return Rendered(value, "\n".join(lines))
 

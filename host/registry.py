@@ -139,6 +139,9 @@ class ToolRegistry:
             if unknown:
                 raise ValueError(f"toolset {toolset.name} names unknown tools: {unknown}")
             tools = tuple(dict.fromkeys(self.resolve(t) for t in toolset.tools))
+            earlier = self.toolsets.get(toolset.name)
+            if earlier is not None:  # a host toolset named like a generated one adds to it
+                tools = tuple(dict.fromkeys((*earlier.tools, *tools)))
             self.toolsets[toolset.name] = Toolset(toolset.name, toolset.always_enabled, tools)
         if cache is not None:
             cache.save()

@@ -98,9 +98,11 @@ def _scrub_json(secrets: Secrets, value: object) -> object:
     return value
 
 
-def read_secrets(path: Path) -> Secrets:
+def read_secrets(path: Path, warnings: list[str] | None = None) -> Secrets:
     """The secrets of a dotenv file (`NAME=value`, `export NAME=value`, `#` comments, values in
-    single or double quotes); raises SecretsFileError naming the file and line."""
+    single or double quotes); raises SecretsFileError naming the file and line. A name with an
+    empty value is skipped (there is nothing to mask; @playwright/mcp skips it too) and a
+    warning naming it is added to `warnings`; the others are read as usual."""
     option = "--secrets"
     try:
         if not path.is_file():
@@ -124,15 +126,20 @@ def read_secrets(path: Path) -> Secrets:
         name, value = match[1], match[2]
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]
+        if name in values:
+            raise SecretsFileError(f"{option}: {path}:{number}: {name} is given twice")
         if not value:
-            raise SecretsFileError(f"{option}: {path}:{number}: {name} has an empty value")
+            if warnings is not None:
+                warnings.append(
+                    f"{option}: {path}:{number}: {name} has an empty value; it is skipped "
+                    f"(${{{name}}} is then unknown), the other secrets are masked as usual"
+                )
+            continue
         if value.isspace():
             raise SecretsFileError(
                 f"{option}: {path}:{number}: {name} is only whitespace; it cannot be kept from"
                 " the model without hiding every space; give a value with other characters"
             )
-        if name in values:
-            raise SecretsFileError(f"{option}: {path}:{number}: {name} is given twice")
         values[name] = value
     if len(values) > MAX_SECRETS:
         raise SecretsFileError(f"{option}: {path} has more than {MAX_SECRETS} secrets")

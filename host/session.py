@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import (
     BrowserContext,
@@ -34,6 +35,9 @@ from host.navigation import NavigationPolicy
 from host.page_guards import DROPPED_MARKER, console_limiter
 from host.selfguard import SelfGuard
 from host.worker_guard import guard_workers
+
+if TYPE_CHECKING:
+    from host.settle import ActionWatch
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +86,9 @@ class Tab:
     cdp: Any = None
     attaching: asyncio.Task[None] | None = None
     throttle: float = 1.0
+    opened_note: JsonObject | None = None
+    """The `tab_opened` note of a tab that opened during the session (its URL is updated once the
+    action that opened it settles)."""
 
     async def attached(self) -> None:
         """Wait (at most 5 s) until the tab's DevTools session and worker guard are in place."""
@@ -118,7 +125,32 @@ class RouteRule:
     handler: object = field(default=None, repr=False)
 
     def to_json(self) -> JsonObject:
-        return {"url": self.url, "action": self.action, "hits": self.hits, "times": self.times}
+        """What the route answers: a fulfilled one its `status`, `contentType`, `headers` and
+        `bodyBytes` (the body's size in UTF-8, not the body), an aborted one its `errorCode`, a
+        continued one the `headers` it adds."""
+        described: JsonObject = {
+            "url": self.url,
+            "action": self.action,
+            "hits": self.hits,
+            "times": self.times,
+        }
+        spec = self.spec
+        headers = spec.get("headers")
+        if self.action == "fulfill":
+            described["status"] = spec.get("status") or 200
+            body = spec.get("body")
+            content_type = spec.get("contentType")
+            if "json" in spec:
+                body = json.dumps(spec["json"])
+                content_type = content_type or "application/json"
+            if content_type:
+                described["contentType"] = content_type
+            described["bodyBytes"] = len(str(body).encode()) if body is not None else 0
+        elif self.action == "abort":
+            described["errorCode"] = spec.get("errorCode") or "failed"
+        if isinstance(headers, dict) and headers:
+            described["headers"] = headers
+        return described
 
 
 @dataclass
@@ -196,6 +228,12 @@ class Session:
         """Where a worker process reaches this session's browser over CDP (playwright_execute)."""
         self.new_errors: deque[str] = deque(maxlen=20)
         """Console errors and page errors not yet shown in an agent tool's feedback."""
+        self.new_console: deque[JsonObject] = deque(maxlen=10)
+        """Console messages at or above `config.console_level` (page errors included) not yet
+        shown in an agent tool's feedback: the latest 10, `{level, text}`."""
+        self.new_console_dropped = 0
+        self.watch: ActionWatch | None = None
+        """What the running action set off (host/settle.py), while an action that settles runs."""
         self.closing_intent = False
         """Set by a tool that closes a tab on the caller's behalf: closing the last one then ends
         the session (a page closing itself only gets a fresh tab)."""
@@ -421,7 +459,8 @@ class Session:
         if self.current is None:
             self.current = tab
         else:
-            self.note({"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url})
+            tab.opened_note = {"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url}
+            self.note(tab.opened_note)
 
     async def _attach(self, tab: Tab) -> None:
         """A DevTools session for the tab, attached while its page is idle (Chromium only)."""
@@ -570,14 +609,28 @@ class Session:
         if len(self.console) == self.console.maxlen:
             self.console_dropped += 1
         self.console.append(entry)
-        if entry.get("level") == "error":
-            self.new_errors.append(clip(str(entry.get("text", "")).split("\n")[0], 300))
+        level = str(entry.get("level", "info"))
+        line = clip(str(entry.get("text", "")).split("\n")[0], 300)
+        if level == "error":
+            self.new_errors.append(line)
+        if level_at_least(level, self.config.console_level):
+            if len(self.new_console) == self.new_console.maxlen:
+                self.new_console_dropped += 1
+            self.new_console.append({"level": level, "text": line})
 
     def take_new_errors(self) -> list[str]:
         """Errors logged since the last time this was called (at most the last 20)."""
         errors = list(self.new_errors)
         self.new_errors.clear()
         return errors
+
+    def take_new_console(self) -> tuple[list[JsonObject], int]:
+        """Messages at or above the console level since the last time this was called (the
+        latest 10), and how many earlier ones were left out."""
+        messages, dropped = list(self.new_console), self.new_console_dropped
+        self.new_console.clear()
+        self.new_console_dropped = 0
+        return messages, dropped
 
     def _on_console(self, message: ConsoleMessage) -> None:
         if self._flooded("console"):
@@ -684,6 +737,26 @@ class Session:
         )
         self._downloads.append(task)
 
+    async def take_download(self, appear: float, wait: float) -> JsonObject | None:
+        """The first download started and not yet reported, once saved: waits `appear` seconds
+        at most for one to start and `wait` for it to finish (then None, and it is reported
+        when done). What `browser_navigate` to an attachment answers with."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + appear
+        while not self._downloads and loop.time() < give_up:
+            await asyncio.sleep(0.05)
+        if not self._downloads:
+            return None
+        task = self._downloads[0]
+        done, _ = await asyncio.wait({task}, timeout=wait)
+        if not done:
+            return None
+        self._downloads.remove(task)
+        if task.cancelled() or task.exception() is not None:
+            error = None if task.cancelled() else task.exception()
+            return {"event": "download_failed", "detail": clip(str(error), 300)}
+        return task.result()
+
     async def settle_downloads(self, wait: float) -> None:
         """Wait (at most `wait` seconds) for the downloads started so far and note each one;
         one still running is noted as such and reported when it ends."""
@@ -764,8 +837,9 @@ class Session:
         await self.context.route(rule.url, handler, times=rule.times)
         self.routes.append(rule)
 
-    async def remove_routes(self, url: str) -> int:
-        removed = [r for r in self.routes if r.url == url]
+    async def remove_routes(self, url: str | None) -> int:
+        """Remove the routes installed with exactly the glob `url` (every route when None)."""
+        removed = [r for r in self.routes if url is None or r.url == url]
         for rule in removed:
             self.routes.remove(rule)
             await self.context.unroute(rule.url, rule.handler)  # type: ignore[arg-type]
@@ -803,8 +877,6 @@ async def _apply_route(route: Route, rule: RouteRule) -> None:
         body = spec.get("body")
         content_type = spec.get("contentType")
         if "json" in spec:
-            import json
-
             body = json.dumps(spec["json"])
             content_type = content_type or "application/json"
         await route.fulfill(

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from host.executor.errors import ExecutorError
-from host.executor.redaction import whitespace_only
 from host.executor.settings import ExecutorSettings
 
 SubmitKind = Literal["click", "submit"]

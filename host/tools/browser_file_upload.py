@@ -7,6 +7,7 @@ schema before it runs.
 
 from __future__ import annotations
 
+from host.errors import HostError
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
@@ -15,7 +16,23 @@ from host.uploads import check_upload, file_input
 
 
 async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:
-    path = check_upload(call.config, str(args["path"]))
+    given = args.get("paths")
+    if given is None and "path" not in args:
+        raise HostError("missing_argument", "give path, or paths for several files", path="paths")
+    named = [("path", str(args["path"]))] if "path" in args else []
+    if isinstance(given, list):
+        named += [(f"paths[{i}]", str(p)) for i, p in enumerate(given)]
+    files = []
+    for where, name in named:
+        try:
+            files.append(check_upload(call.config, name))
+        except HostError as error:  # name the argument whose file a rule refused
+            error.path = where
+            raise
     target = await file_input(await locate(call.tab, str(args["target"])))
-    await target.set_input_files(str(path))
-    return await page_feedback(call.session, {"uploaded": path.name, "bytes": path.stat().st_size})
+    await target.set_input_files([str(f) for f in files])
+    if len(files) == 1:
+        uploaded: JsonObject = {"uploaded": files[0].name, "bytes": files[0].stat().st_size}
+        return await page_feedback(call.session, uploaded)
+    listed: list[JsonValue] = [{"name": f.name, "bytes": f.stat().st_size} for f in files]
+    return await page_feedback(call.session, {"uploaded": listed})

@@ -6,6 +6,8 @@ schema before it runs.
 
 from __future__ import annotations
 
+from playwright.async_api import Error as PlaywrightError
+
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
@@ -22,7 +24,17 @@ async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
     elif url == "reload":
         await page.reload(wait_until=wait)  # type: ignore[arg-type]
     else:
-        response = await page.goto(url, wait_until=wait)  # type: ignore[arg-type]
+        try:
+            response = await page.goto(url, wait_until=wait)  # type: ignore[arg-type]
+        except PlaywrightError as error:
+            if "Download is starting" not in error.message:
+                raise
+            # The URL is served as an attachment: the page stays where it was and the file is
+            # the answer (as @playwright/mcp reports it), not Playwright's error.
+            saved = await call.session.take_download(3.0, call.config.download_wait)
+            if saved is None:  # still running: the session notes it when it ends
+                saved = {"event": "download_running", "detail": "reported when done"}
+            return await page_feedback(call.session, {"download": saved})
         if response is not None and response.status >= 400:
             return await page_feedback(call.session, {"status": response.status})
     return await page_feedback(call.session)

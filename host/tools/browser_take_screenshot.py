@@ -1,24 +1,66 @@
-"""`browser_take_screenshot`: Take a PNG screenshot of the viewport, the full page or one element; returns it as
-an image.
+"""`browser_take_screenshot`: Take a PNG or JPEG screenshot of the viewport, the full page or one
+element; returns it as an image, or, given a `filename`, writes it under the host's output
+directory (`screenshots/`) and returns its path.
 
 Described by `browser_take_screenshot.tool.yaml` beside this file; its arguments were checked against that
-schema before it runs.
+schema before it runs. A `filename` is reduced to a plain name (no directories, no leading dots),
+ends in the type's extension, and never replaces an existing file, as `browser_pdf_save`'s.
 """
 
 from __future__ import annotations
 
 import base64
+import time
 
+from host.downloads import _free, default_output_dir, plain_name
+from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 from host.results import Image
 from host.targets import locate
 
+_EXTENSIONS = {"png": (".png",), "jpeg": (".jpg", ".jpeg")}
+
+
+def _type_of(args: JsonObject) -> str:
+    """`type`, else what the file name's extension says (as @playwright/mcp), else png."""
+    kind = args.get("type")
+    if isinstance(kind, str):
+        return kind
+    name = str(args.get("filename") or "").lower()
+    return "jpeg" if name.endswith((".jpg", ".jpeg")) else "png"
+
 
 async def browser_take_screenshot(call: CallContext, args: JsonObject) -> JsonValue:
     target = args.get("target")
+    if isinstance(target, str) and args.get("fullPage"):
+        raise HostError(
+            "invalid_argument",
+            "fullPage and target contradict each other: a target's screenshot is that element; "
+            "leave one out",
+            path="fullPage",
+        )
+    kind = _type_of(args)
+    quality = 90 if kind == "jpeg" else None
     if isinstance(target, str):
-        data = await (await locate(call.tab, target)).screenshot(type="png")
+        locator = await locate(call.tab, target)
+        data = await locator.screenshot(type=kind, quality=quality)  # type: ignore[arg-type]
     else:
-        data = await call.tab.page.screenshot(type="png", full_page=bool(args.get("fullPage")))
-    return Image(base64.b64encode(data).decode("ascii"))
+        data = await call.tab.page.screenshot(
+            type=kind,  # type: ignore[arg-type]
+            quality=quality,
+            full_page=bool(args.get("fullPage")),
+        )
+    requested = args.get("filename")
+    if not isinstance(requested, str):
+        return Image(base64.b64encode(data).decode("ascii"), f"image/{kind}")
+    name = plain_name(requested)
+    if name == "download":
+        name = time.strftime("page-%Y%m%d-%H%M%S")
+    if not name.lower().endswith(_EXTENSIONS[kind]):
+        name += _EXTENSIONS[kind][0]
+    directory = (call.config.output_dir or default_output_dir()) / "screenshots"
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = _free(directory, name)
+    path.write_bytes(data)
+    return {"path": str(path), "size": len(data), "type": kind}

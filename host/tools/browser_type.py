@@ -14,7 +14,12 @@ from host.targets import locate
 
 async def browser_type(call: CallContext, args: JsonObject) -> JsonValue:
     locator = await locate(call.tab, str(args["target"]))
-    await locator.fill(call.config.secrets.reveal(str(args["text"])))
+    text = call.config.secrets.reveal(str(args["text"]))
+    if args.get("slowly"):  # one key at a time, for pages that listen to keys
+        await locator.fill("")
+        await locator.press_sequentially(text)
+    else:
+        await locator.fill(text)
     if args.get("submit"):
         await locator.press("Enter")
     return await page_feedback(call.session)

@@ -1,4 +1,5 @@
-"""`browser_unroute`: Remove every route web_route installed with exactly this URL glob.
+"""`browser_unroute`: Remove every route browser_route installed with exactly this URL glob, or
+every route when no glob is given.
 
 Described by `browser_unroute.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs.
@@ -6,10 +7,14 @@ schema before it runs.
 
 from __future__ import annotations
 
+from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 
 
 async def browser_unroute(call: CallContext, args: JsonObject) -> JsonValue:
-    removed = await call.session.remove_routes(str(args["url"]))
+    url = args.get("url", args.get("pattern"))  # `pattern`: @playwright/mcp's name for it
+    if "pattern" in args and url != args["pattern"]:
+        raise HostError("invalid_argument", "give url or pattern, not both", path="pattern")
+    removed = await call.session.remove_routes(None if url is None else str(url))
     return {"removed": removed, "routes": len(call.session.routes)}

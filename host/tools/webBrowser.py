@@ -130,6 +130,7 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
         session.console.clear()
         session.console_dropped = 0
         session.take_new_errors()
+        session.take_new_console()
     elif action in ("iframe_click", "iframe_fill"):
         frame, sel = _need(args, "frameSelector", "selector")
         inner = page.frame_locator(frame).locator(sel)
