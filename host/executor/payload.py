@@ -169,17 +169,17 @@ def validate_action(data: object, settings: ExecutorSettings) -> Action:
         for key in ("selector", "value"):
             if key not in item:
                 raise PayloadError(f"{path}.{key}", "required")
-        fields.append(
-            FieldSpec(
-                selector=r.string(
-                    item["selector"], f"{path}.selector", settings.max_selector_chars
-                ),
-                value=r.string(
-                    item["value"], f"{path}.value", settings.max_value_chars, empty=True
-                ),
-                redact=r.boolean(item["redact"], f"{path}.redact") if "redact" in item else False,
+        selector = r.string(item["selector"], f"{path}.selector", settings.max_selector_chars)
+        value = r.string(item["value"], f"{path}.value", settings.max_value_chars, empty=True)
+        redact = r.boolean(item["redact"], f"{path}.redact") if "redact" in item else False
+        if redact and len(value) > settings.max_redact_chars:
+            raise PayloadError(
+                f"{path}.value",
+                f"a redacted value may be at most {settings.max_redact_chars} characters long"
+                " (every spelling of it is searched for in what the service returns and logs);"
+                " send a shorter value, or leave redact off",
             )
-        )
+        fields.append(FieldSpec(selector=selector, value=value, redact=redact))
 
     submit: SubmitSpec | None = None
     raw_submit = root.get("submit")
