@@ -126,6 +126,11 @@ def read_secrets(path: Path) -> Secrets:
             value = value[1:-1]
         if not value:
             raise SecretsFileError(f"{option}: {path}:{number}: {name} has an empty value")
+        if value.isspace():
+            raise SecretsFileError(
+                f"{option}: {path}:{number}: {name} is only whitespace; it cannot be kept from"
+                " the model without hiding every space; give a value with other characters"
+            )
         if name in values:
             raise SecretsFileError(f"{option}: {path}:{number}: {name} is given twice")
         values[name] = value

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from host.executor.errors import ExecutorError
+from host.executor.redaction import whitespace_only
 from host.executor.settings import ExecutorSettings
 
 SubmitKind = Literal["click", "submit"]
@@ -178,6 +179,13 @@ def validate_action(data: object, settings: ExecutorSettings) -> Action:
                 f"a redacted value may be at most {settings.max_redact_chars} characters long"
                 " (every spelling of it is searched for in what the service returns and logs);"
                 " send a shorter value, or leave redact off",
+            )
+        if redact and whitespace_only(value):
+            raise PayloadError(
+                f"{path}.value",
+                "a redacted value made only of whitespace (or of +, a form's space) cannot be"
+                " redacted without redacting every space (pages fold any whitespace into one);"
+                " send the value without redact, or a value with other characters",
             )
         fields.append(FieldSpec(selector=selector, value=value, redact=redact))
 

@@ -31,8 +31,9 @@ _PASSES = 4
 
 
 def whitespace_only(value: str) -> bool:
-    """A value made only of whitespace: it cannot be redacted without redacting every space
-    (HTML text folds any whitespace into one), so it is refused where it is configured."""
+    """A value made only of whitespace (or `+`, a form's space): it cannot be redacted without
+    redacting every space (HTML text folds any whitespace into one), so it is refused where it
+    is configured."""
     return bool(value) and canonical(value) == " "
 
 

@@ -175,3 +175,42 @@ def test_a_redacted_value_has_a_size_cap(size: int) -> None:
     fields[0]["redact"] = False
     body = json.dumps({"url": "https://shop.example/", "fields": fields}).encode()
     assert parse_action(body, settings).fields[0].value == "x" * size
+
+
+@pytest.mark.parametrize("value", [" ", " \t\n ", "+", " + ", "\u00a0"])
+def test_a_redacted_value_made_only_of_whitespace_is_refused(value: str) -> None:
+    fields = [
+        {"selector": "#a", "value": "ok"},
+        {"selector": "#pw", "value": value, "redact": True},
+    ]
+    body = json.dumps({"url": "https://shop.example/", "fields": fields}).encode()
+    with pytest.raises(PayloadError) as caught:
+        parse_action(body, ExecutorSettings())
+    assert caught.value.path == "fields[1].value"
+    assert "only of whitespace" in caught.value.message
+    assert "without redacting every space" in caught.value.message
+    fields[1]["redact"] = False  # as an ordinary value it is typed as it is
+    body = json.dumps({"url": "https://shop.example/", "fields": fields}).encode()
+    assert parse_action(body, ExecutorSettings()).fields[1].value == value
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        "a%257Eb%25C3%25A9%25E4",  # encoded twice, cut inside a character's bytes
+        "a%257Eb%25C3%25A",  # ... inside an escape
+        "a%257Eb%25",
+        "a%257",
+        "a%2",
+        "a%25257E",  # encoded three times
+        "a~b&#x4E",  # a reference cut short
+        "a~b\\u00",  # a JSON escape cut short
+        "a%7Eb%C3",  # once, cut inside a character
+    ],
+)
+def test_a_value_cut_to_a_prefix_after_double_encoding_is_caught(cut: str) -> None:
+    redactor = Redactor(["a~bé中c"])
+    assert redactor.scrub_cut(f"<p>next={cut}") == f"<p>next={REDACTED}", cut
+    # A whole value encoded twice, then cut after it, loses only what follows.
+    whole = "a%257Eb%25C3%25A9%25E4%25B8%25ADc"
+    assert redactor.scrub_cut(f"{whole}&x=1") == f"{REDACTED}&x=1"
