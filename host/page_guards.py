@@ -8,6 +8,12 @@ page that logs a million lines then costs its own renderer a million cheap calls
 driver, the host or other sessions a million messages. Uncaught errors and unhandled
 rejections past the same limit are held back too (a cancelled `error` event is not reported to
 DevTools) and counted the same way. The script runs in workers as well (`worker_guard`).
+
+`lasting_workers_refused` refuses shared workers and service workers: they are no child of the
+page's target, so neither the init script nor the tab's DevTools session reaches them (their
+console and errors would escape both limits), and they outlive the page and its session. A page
+that asks for one gets an exception (a rejected promise for a service worker) whose message says
+why; dedicated workers are unaffected.
 """
 
 from __future__ import annotations
@@ -66,4 +72,35 @@ def console_limiter(per_second: int) -> str:
     }}
   }}
   Object.defineProperty(c, '__hostLimited', {{ value: true }});
+}})();"""
+
+
+LASTING_WORKERS_REFUSED = (
+    "refused by the host: shared and service workers outlive the page and escape its console"
+    " and error limits; use a dedicated Worker"
+)
+
+
+def lasting_workers_refused() -> str:
+    """The init script that refuses `SharedWorker` and `navigator.serviceWorker.register` in
+    every frame (a page cannot put them back: the properties are locked)."""
+    message = json.dumps(LASTING_WORKERS_REFUSED)
+    return f"""(() => {{
+  const message = {message};
+  const lock = (target, name, value) => {{
+    try {{
+      Object.defineProperty(target, name, {{ value, writable: false, configurable: false }});
+    }} catch (error) {{}}
+  }};
+  if (typeof globalThis.SharedWorker === 'function') {{
+    lock(globalThis, 'SharedWorker', function SharedWorker() {{
+      throw new DOMException(message, 'SecurityError');
+    }});
+  }}
+  const container = globalThis.ServiceWorkerContainer;
+  if (typeof container === 'function') {{
+    lock(container.prototype, 'register', function register() {{
+      return Promise.reject(new DOMException(message, 'SecurityError'));
+    }});
+  }}
 }})();"""

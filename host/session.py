@@ -32,7 +32,7 @@ from host.globs import url_matches
 from host.jsontypes import JsonObject, JsonValue
 from host.keys import SessionKey
 from host.navigation import NavigationPolicy
-from host.page_guards import DROPPED_MARKER, console_limiter
+from host.page_guards import DROPPED_MARKER, console_limiter, lasting_workers_refused
 from host.selfguard import SelfGuard
 from host.worker_guard import guard_workers
 
@@ -278,6 +278,7 @@ class Session:
             session._listen("network")
         try:
             await context.add_init_script(console_limiter(config.console_rate))
+            await context.add_init_script(lasting_workers_refused())
             for script in config.browser.init_scripts:
                 await context.add_init_script(script.source)
             if guard is not None:

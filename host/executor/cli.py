@@ -250,11 +250,13 @@ def run_executor(args: argparse.Namespace) -> int:
     # needs: after dropping root, the interpreter's own library may be out of reach.
     server = _build_server(settings, sock, bind_host)
     if settings.user is not None:
-        from host.executor.privileges import drop_privileges, preload
+        from host.executor.privileges import drop_privileges, needed_paths, preload
 
         preload()
+        chromium = "chromium" in settings.engines and not settings.browser_endpoints
+        needed = needed_paths(settings.executable_path if chromium else None)
         try:
-            identity = drop_privileges(settings.user, args.user_data_dir)
+            identity = drop_privileges(settings.user, args.user_data_dir, needed)
         except (OSError, ValueError, RuntimeError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2

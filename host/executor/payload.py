@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from host.executor.errors import ExecutorError
+from host.executor.redaction import whitespace_only
 from host.executor.settings import ExecutorSettings
 
 SubmitKind = Literal["click", "submit"]
@@ -169,17 +170,24 @@ def validate_action(data: object, settings: ExecutorSettings) -> Action:
         for key in ("selector", "value"):
             if key not in item:
                 raise PayloadError(f"{path}.{key}", "required")
-        fields.append(
-            FieldSpec(
-                selector=r.string(
-                    item["selector"], f"{path}.selector", settings.max_selector_chars
-                ),
-                value=r.string(
-                    item["value"], f"{path}.value", settings.max_value_chars, empty=True
-                ),
-                redact=r.boolean(item["redact"], f"{path}.redact") if "redact" in item else False,
+        selector = r.string(item["selector"], f"{path}.selector", settings.max_selector_chars)
+        value = r.string(item["value"], f"{path}.value", settings.max_value_chars, empty=True)
+        redact = r.boolean(item["redact"], f"{path}.redact") if "redact" in item else False
+        if redact and len(value) > settings.max_redact_chars:
+            raise PayloadError(
+                f"{path}.value",
+                f"a redacted value may be at most {settings.max_redact_chars} characters long"
+                " (every spelling of it is searched for in what the service returns and logs);"
+                " send a shorter value, or leave redact off",
             )
-        )
+        if redact and whitespace_only(value):
+            raise PayloadError(
+                f"{path}.value",
+                "a redacted value made only of whitespace (or of +, a form's space) cannot be"
+                " redacted without redacting every space (pages fold any whitespace into one);"
+                " send the value without redact, or a value with other characters",
+            )
+        fields.append(FieldSpec(selector=selector, value=value, redact=redact))
 
     submit: SubmitSpec | None = None
     raw_submit = root.get("submit")

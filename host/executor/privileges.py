@@ -6,6 +6,7 @@ import os
 import pwd
 import re
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +41,21 @@ PRELOAD = (
 )
 
 
+def needed_paths(executable_path: str | None) -> list[tuple[str, Path, int]]:
+    """What the browser needs after the drop: Playwright's driver (node and its script) and,
+    when one is named, the browser's executable."""
+    from playwright._impl._driver import compute_driver_executable
+
+    node, script = compute_driver_executable()
+    needed = [
+        ("Playwright's driver", Path(node), os.X_OK),
+        ("Playwright's driver script", Path(script), os.R_OK),
+    ]
+    if executable_path:
+        needed.append(("the browser", Path(executable_path), os.X_OK))
+    return needed
+
+
 def preload() -> list[str]:
     """Import `PRELOAD` (and the generated tools) now; the modules that could not be imported."""
     import importlib
@@ -66,13 +82,53 @@ class Identity:
     home: str
 
 
-def drop_privileges(user: str, data_dir: Path | None = None) -> Identity:
+def closed_directory(path: Path) -> Path | None:
+    """The first directory on the way to `path` that this process may not enter (search), or
+    None when every one lets it through."""
+    for parent in reversed(path.parents):
+        if not os.access(parent, os.X_OK):
+            return parent
+    return None
+
+
+def unreachable(user: str, needed: Sequence[tuple[str, Path, int]]) -> str | None:
+    """Why this process (already `user`) cannot use one of `needed` (what it is, its path, the
+    `os.access` mode it needs), naming the path, the directory closed to it and the fix; None
+    when it can use them all."""
+    for what, path, mode in needed:
+        if os.access(path, mode):
+            continue
+        closed = closed_directory(path)
+        if closed is not None:
+            try:
+                info = closed.stat()
+                shown = f"mode {info.st_mode & 0o777:04o}, owner {user_name(info.st_uid)}"
+            except OSError:
+                shown = "not readable"
+            return (
+                f"--user {user} cannot reach {what} at {path}: the directory {closed} ({shown})"
+                f" is closed to {user}. Install the service where {user} can read it (a clone"
+                f" under /opt or /srv, not a 0700 home or temporary directory), or let {user}"
+                f" through with `chmod o+x {closed}`"
+            )
+        return (
+            f"--user {user} cannot use {what} at {path} (Permission denied); make it readable"
+            f" and executable by {user} (`chmod o+rx {path}`)"
+        )
+    return None
+
+
+def drop_privileges(
+    user: str, data_dir: Path | None = None, needed: Sequence[tuple[str, Path, int]] = ()
+) -> Identity:
     """Become `user` for good (real, effective and saved ids; no supplementary groups).
 
     Guarantees: on return the process cannot regain root (checked: `setuid(0)` fails); `HOME`,
     `TMPDIR` and the XDG directories point into `data_dir` (created if missing, owned by `user`,
     mode 0700; a fresh temporary directory when None), where the browser keeps its profile and
-    caches. Raises `ValueError` for an unknown user or root, `PermissionError` when not root and
+    caches; `user` can use every path of `needed` (`unreachable`: Playwright's driver, the
+    browser), or this raises PermissionError saying which and how to fix it, before anything
+    starts. Raises `ValueError` for an unknown user or root, `PermissionError` when not root and
     `user` is someone else.
     """
     try:
@@ -113,6 +169,9 @@ def drop_privileges(user: str, data_dir: Path | None = None) -> Identity:
         raise RuntimeError("dropping privileges failed: root could be regained")
     if not os.access(home, os.W_OK | os.X_OK):
         raise PermissionError(f"{user!r} cannot write {home} (a parent directory is closed to it)")
+    problem = unreachable(user, needed)
+    if problem is not None:
+        raise PermissionError(problem)
     return Identity(user, entry.pw_uid, entry.pw_gid, str(home))
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from host.browser_options import BrowserOptions
 from host.config import DEFAULT_BROWSER_ARGS, HostConfig
 from host.executor.portguard import chromium_guard
+from host.executor.redaction import MAX_SECRET_CHARS
 
 DEFAULT_BIND = "127.0.0.1:8091"
 BIND_ENV = "WEB_EXECUTOR_BIND_ADDR"
@@ -46,6 +47,9 @@ class ExecutorSettings:
     max_fields: int = 64
     max_selector_chars: int = 1024
     max_value_chars: int = 32 * 1024
+    max_redact_chars: int = MAX_SECRET_CHARS
+    """The longest value a field with `redact` may hold (redaction decodes every spelling of it
+    in what the service emits; a password or a token, not a document)."""
     max_url_chars: int = 8192
     default_timeout_ms: int = 30_000
     """An action's time limit when the payload names none (`timeout_ms`)."""

@@ -5,13 +5,17 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright._impl._driver import compute_driver_executable
 
 from host_executor.helpers import (
+    PYTHON,
+    REPO,
     ExecutorProcess,
     PageServer,
     chromium_processes,
@@ -23,6 +27,34 @@ pytestmark = pytest.mark.skipif(
     os.geteuid() != 0, reason="dropping privileges needs the test to run as root (CI does)"
 )
 SECRET = "nobody-can-see-this-9f3e"
+
+
+def closed_to(user: str, path: Path) -> Path | None:
+    """The first directory on the way to `path` that `user` may not enter, read from its mode
+    (this test runs as root, for which every directory is open)."""
+    entry = pwd.getpwnam(user)
+    for parent in reversed(path.parents):
+        info = parent.stat()
+        if info.st_uid == entry.pw_uid:
+            bit = 0o100
+        elif info.st_gid == entry.pw_gid:
+            bit = 0o010
+        else:
+            bit = 0o001
+        if not info.st_mode & bit:
+            return parent
+    return None
+
+
+DRIVER = Path(compute_driver_executable()[0])
+CLOSED_CHECKOUT = closed_to("nobody", DRIVER)
+"""Where this checkout is closed to nobody (a clone under a 0700 home or `mktemp -d`)."""
+needs_reachable_checkout = pytest.mark.skipif(
+    CLOSED_CHECKOUT is not None,
+    reason=f"nobody cannot enter {CLOSED_CHECKOUT}, above this checkout's Playwright driver: the"
+    " service refuses to start as nobody from here (test_a_path_the_user_cannot_reach_is_refused"
+    "_at_start checks that); clone under /opt or /srv to run this test",
+)
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +71,7 @@ def dropped() -> Iterator[tuple[ExecutorProcess, Path]]:
     shutil.rmtree(data_dir, ignore_errors=True)
 
 
+@needs_reachable_checkout
 def test_the_service_and_every_chromium_process_run_as_nobody(
     dropped: tuple[ExecutorProcess, Path], pages: PageServer
 ) -> None:
@@ -84,3 +117,33 @@ def test_the_service_and_every_chromium_process_run_as_nobody(
     assert process.stop() == 0
     assert "ModuleNotFoundError" not in process.log() and "Traceback" not in process.log()
     assert SECRET.encode() not in process.emitted()
+
+
+def test_a_path_the_user_cannot_reach_is_refused_at_start() -> None:
+    # A browser under a 0700 directory (as mktemp -d makes it), like a checkout there: the
+    # service used to start, listen and answer /healthz `ok: false` for ever.
+    closed = Path(tempfile.mkdtemp(prefix="executor-closed-"))
+    try:
+        (closed / "chromium").symlink_to("/usr/bin/chromium")
+        started = subprocess.run(
+            [
+                *(PYTHON, "-m", "host", "executor", "--bind", "127.0.0.1:0", "--user", "nobody"),
+                *("--executable-path", str(closed / "chromium")),
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=90,
+            check=False,
+        )
+    finally:
+        shutil.rmtree(closed, ignore_errors=True)
+    assert started.returncode == 2, started.stderr[-2000:]
+    # The first path nobody cannot reach: this checkout's driver, or else the browser.
+    what, where = (
+        ("Playwright's driver", CLOSED_CHECKOUT) if CLOSED_CHECKOUT else ("the browser", closed)
+    )
+    assert f"error: --user nobody cannot reach {what} at " in started.stderr, started.stderr
+    assert f"the directory {where} (mode 0700, owner root) is closed to nobody" in started.stderr
+    assert f"chmod o+x {where}" in started.stderr
+    assert "Traceback" not in started.stderr

@@ -73,6 +73,18 @@ PAGES: dict[str, str] = {
     "const root = document.getElementById('root'); const parts = [];"
     "for (let i = 0; i < 200000; i++) parts.push('<span class=item>item ' + i + '</span>');"
     "root.innerHTML = parts.join('');</script>",
+    # Workers that outlive the page (issue 37): a shared worker and a service worker that would
+    # flood the console, beside a dedicated worker that must still work.
+    "/lasting-workers": "<title>lasting</title><script>"
+    "window.outcome = {};"
+    "try { new SharedWorker(URL.createObjectURL(new Blob(["
+    + json.dumps(_WORKER_FLOOD % "s")
+    + "]))); outcome.shared = 'started'; } catch (e) { outcome.shared = e.name + ': ' + e.message; }"
+    "outcome.service = navigator.serviceWorker.register('/flood-sw.js').then("
+    "() => 'registered', (e) => e.name + ': ' + e.message);"
+    "outcome.dedicated = new Promise((done) => { const w = new Worker(URL.createObjectURL("
+    "new Blob(['postMessage(6 * 7)']))); w.onmessage = (m) => done(m.data); });</script>",
+    "/flood-sw.js": _WORKER_FLOOD % "sw",
     "/file-frame": "<title>frames</title><iframe src='file:///etc/passwd'></iframe>",
     "/opens-file": "<title>opener</title><button id=go onclick=\"window.open('file:///etc/passwd');"
     " location.href = 'file:///etc/hostname'\">go</button>",
@@ -120,7 +132,8 @@ def start_hostile_pages() -> tuple[HostilePages, LocalServer]:
                 return
             data = body.encode()
             self.send_response(200)
-            self.send_header("content-type", "text/html; charset=utf-8")
+            kind = "text/javascript" if parts.path.endswith(".js") else "text/html"
+            self.send_header("content-type", kind + "; charset=utf-8")
             self.send_header("content-length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

@@ -65,6 +65,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "broken-state.json").write_text("{not json")
     (folder / "bad.env").write_text("PASSWORD=ok\nthis line is no assignment\n")
     (folder / "good.env").write_text(f"PASSWORD='{SECRET}'\n")
+    (folder / "blank.env").write_text("USER=ada\nPASSWORD='  \t '\n")
     (folder / "bad-size.yaml").write_text("viewport-size: 640 by 480\n")
     (folder / "unknown.yaml").write_text("viewport-size: 640x480\nwindow-size: 1x1\n")
     (folder / "bad-number.json").write_text('{"max-sessions": "many"}')
@@ -86,6 +87,7 @@ BAD_STARTS: list[tuple[str, list[str], dict[str, str], list[str]]] = [
     ("headed without display", ["--headed"], {"DISPLAY": "", "WAYLAND_DISPLAY": ""}, ["xvfb"]),
     ("unknown capability", ["--caps", "pdf,telepathy"], {}, ["--caps", "known: network, pdf"]),
     ("secrets line", ["--secrets", "{f}/bad.env"], {}, ["--secrets", "bad.env:2"]),
+    ("secrets whitespace", ["--secrets", "{f}/blank.env"], {}, ["blank.env:2", "only whitespace"]),
     ("secrets with trace", ["--secrets", "{f}/good.env", "--save-trace"], {}, ["--save-trace"]),
     (
         "not an origin",

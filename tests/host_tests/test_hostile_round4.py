@@ -16,6 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from host.page_guards import LASTING_WORKERS_REFUSED
 from host_tests.host_helpers import PYTHON, REPO, LoopThread, ServedHost, serve_host, wait_until
 from host_tests.hostile_pages import HostilePages, start_hostile_pages
 from host_tests.test_host_security import request
@@ -485,3 +486,33 @@ def test_loopback_origins_in_every_spelling_are_the_servers_own(http_host: Serve
             http_host.base, "/mcp", method="POST", body=b"{}", headers={**headers, "origin": origin}
         )
         assert status == 403, origin
+
+
+def test_shared_and_service_workers_are_refused_and_dedicated_ones_still_run(
+    loop: LoopThread, hostile_pages: HostilePages
+) -> None:
+    # Neither the init script nor the tab's DevTools session reaches a shared or a service
+    # worker: their console floods and errors would pass every limit, and they outlive the page.
+    with running(loop) as call:
+        key = "lasting-workers"
+        call.ok(key, "web_navigate", {"url": hostile_pages.url("/lasting-workers")})
+        outcome = {
+            name: call.ok(key, "web_evaluate", {"expression": f"outcome.{name}"})
+            for name in ("shared", "service", "dedicated")
+        }
+        assert outcome["shared"] == f"SecurityError: {LASTING_WORKERS_REFUSED}", outcome
+        assert outcome["service"] == f"SecurityError: {LASTING_WORKERS_REFUSED}", outcome
+        assert outcome["dedicated"] == 42
+        # A page cannot put them back.
+        restored = call.ok(
+            key,
+            "web_evaluate",
+            {
+                "expression": "(() => { try { delete window.SharedWorker;"
+                " SharedWorker = function () {}; } catch (e) {}"
+                " try { new SharedWorker('data:text/javascript,1'); return 'started'; }"
+                " catch (e) { return e.name; } })()"
+            },
+        )
+        assert restored == "SecurityError"
+        assert "/flood-sw.js" not in hostile_pages.seen
