@@ -249,6 +249,7 @@ class Host:
             descriptor = self.registry.lookup(name, enabled)
             try:  # @playwright/mcp's argument names, accepted as ours (never listed)
                 args, described = descriptor.accept_peer_arguments(args)
+                args = self.registry.peer_shaped(descriptor, args)
             except ValueError as problem:
                 where, _, message = str(problem).partition(": ")
                 raise HostError("invalid_argument", message, path=where) from None
