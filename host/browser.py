@@ -173,6 +173,8 @@ class BrowserPool:
 
     async def _launch(self) -> Browser:
         limit = self._config.launch_timeout
+        if self._config.cdp_timeout is not None and self.endpoint is not None:
+            limit = max(limit, self._config.cdp_timeout)  # the launch limit spans the connect
         try:
             async with asyncio.timeout(limit + 5.0):
                 browser = await self._start(limit)
@@ -192,6 +194,11 @@ class BrowserPool:
         except Exception as error:
             what = "started" if self.endpoint is None else f"reached at {self.endpoint.shown}"
             reason = _first_line(error)
+            if self._config.sandbox and "sandboxing failed" in str(error).lower():
+                reason = (
+                    "Chromium could not start its sandbox here (--sandbox); drop --sandbox, "
+                    "or run where the sandbox is allowed"
+                )
             if self.endpoint is not None:
                 # Playwright's errors quote the URL it used, user name and password included.
                 from host.endpoints import hide_credentials
@@ -213,13 +220,19 @@ class BrowserPool:
         if self._playwright is None:
             self._playwright = await self._start_driver()
             self.driver_starts += 1
+            # What getByTestId matches (the generated tools'); targets' testid= follows it too.
+            self._playwright.selectors.set_test_id_attribute(self._config.test_id_attribute)
         pw = self._playwright
         engine = {"chromium": pw.chromium, "firefox": pw.firefox, "webkit": pw.webkit}[
             self._config.engine
         ]
         remote = self.endpoint
         if remote is not None and remote.kind == "cdp":
-            browser = await engine.connect_over_cdp(remote.url, timeout=limit * 1000)
+            browser = await engine.connect_over_cdp(
+                remote.url,
+                timeout=(self._config.cdp_timeout or limit) * 1000,
+                headers=dict(self._config.cdp_headers) or None,
+            )
         elif remote is not None and remote.kind == "ws":
             from host.endpoints import launch_options_header
 
@@ -229,6 +242,8 @@ class BrowserPool:
         else:
             # A launch here, or (a Selenium endpoint) through the hub the driver points at.
             args = list(self._config.browser_args)
+            if self._config.sandbox:
+                args = [arg for arg in args if arg != "--no-sandbox"]
             port = None
             if self._config.enable_execute and remote is None:
                 port = _free_loopback_port()
@@ -243,6 +258,7 @@ class BrowserPool:
                 "headless": self._config.headless,
                 "args": args,
                 "proxy": proxy,
+                "chromium_sandbox": self._config.sandbox,
                 "timeout": limit * 1000,
                 # The host, not Playwright, handles SIGTERM/SIGINT and closes the browser.
                 "handle_sigint": False,

@@ -70,6 +70,8 @@ class BrowserOptions:
     """If set, the only origins requests of a page may go to."""
     save_trace: bool = False
     save_video: bool = False
+    block_service_workers: bool = False
+    """`--block-service-workers`: pages cannot register service workers."""
 
     @property
     def filters_origins(self) -> bool:
@@ -105,7 +107,7 @@ class BrowserOptions:
             kwargs["ignore_https_errors"] = True
         if self.permissions:
             kwargs["permissions"] = list(self.permissions)
-        if self.filters_origins:
+        if self.filters_origins or self.block_service_workers:
             # Requests a service worker makes are not routed: with a filter, no service workers.
             kwargs["service_workers"] = "block"
         return kwargs
@@ -273,6 +275,7 @@ def options_from(args: argparse.Namespace, *, executor: bool = False) -> Browser
         browser_allowed_origins=_origins("--browser-allowed-origins", args.browser_allowed_origins),
         save_trace=not executor and bool(args.save_trace),
         save_video=not executor and bool(args.save_video),
+        block_service_workers=bool(getattr(args, "block_service_workers", False)),
     )
 
 

@@ -22,6 +22,7 @@ from host.caps import summary as caps_summary
 from host.config import LOOPBACK_HOSTS, HostConfig
 from host.config_file import ConfigFileError, add_config_option, where_set, with_config
 from host.options import add_http_limits, parse_address
+from host.peer_options import add_peer_options, apply_peer_options
 from host.registry import ToolRegistry
 from host.secrets_file import Secrets, SecretsFileError, install_log_scrubber, read_secrets
 from host.yaml_cache import YamlCache, default_location
@@ -209,8 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--codegen",
-        choices=("python", "typescript"),
-        help="add to each recordable tool's result the Playwright code it amounted to",
+        choices=("python", "typescript", "none"),
+        help="add to each recordable tool's result the Playwright code it amounted to (none, "
+        "as not given: no code)",
     )
     serve.add_argument(
         "--output-dir",
@@ -236,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="opt-in tools, comma-separated; repeatable: "
         + "; ".join(f"{cap} ({caps_summary(cap)})" for cap in sorted(CAPS)),
     )
+    add_peer_options(serve, mode)
     add_config_option(serve)
     serve.add_argument(
         "--log-level",
@@ -270,6 +273,7 @@ def subcommands(
 def config_from(args: argparse.Namespace) -> HostConfig:
     """The host's settings from `serve`'s options; raises OptionError (a bad value, naming the
     option), SecretsFileError, or OSError (the token file)."""
+    apply_peer_options(args)
     token = os.environ.get(TOKEN_ENV) or None
     if args.token_file is not None:
         token = args.token_file.read_text(encoding="utf-8").strip() or None
@@ -332,13 +336,19 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         http_body_timeout=max(0.5, args.http_body_timeout),
         record=args.record,
         record_per_caller=args.record is not None and args.http is not None,
-        codegen=args.codegen,
+        codegen=None if args.codegen == "none" else args.codegen,
         output_dir=args.output_dir,
         headless=not browser.headed,
         proxy_server=args.proxy_server,
         browser=browser,
         secrets=secrets,
         caps=caps,
+        test_id_attribute=args.test_id_attribute,
+        image_responses=args.image_responses,
+        shared_context=args.shared_browser_context,
+        sandbox=args.sandbox,
+        cdp_headers=tuple(args.cdp_header),
+        cdp_timeout=args.cdp_timeout,
     )
 
 

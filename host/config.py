@@ -152,6 +152,22 @@ class HostConfig:
     """After a call's deadline, how long the host waits for Playwright to let go of it before
     abandoning it (the session's next call runs anyway)."""
 
+    test_id_attribute: str = "data-testid"
+    """`--test-id-attribute`: the attribute `testid=` targets and Playwright's `getByTestId`
+    match."""
+    image_responses: str = "allow"
+    """`--image-responses`: `allow` (images with text), `omit` (no images) or `only` (a result
+    with an image holds the image alone) in MCP results."""
+    shared_context: bool = False
+    """`--shared-browser-context`: every HTTP client calls in one session (else one per MCP
+    connection)."""
+    sandbox: bool = False
+    """`--sandbox`: launch Chromium with its sandbox (without `--no-sandbox`)."""
+    cdp_headers: tuple[tuple[str, str], ...] = ()
+    """`--cdp-header`: headers sent when connecting to a CDP endpoint."""
+    cdp_timeout: float | None = None
+    """`--cdp-timeout`: how long connecting to a CDP endpoint may take; unset: the launch limit."""
+
     def http_limits(self) -> HttpLimits:
         """The HTTP server's limits, from these settings."""
         return HttpLimits(

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import yaml
 
+from host.peer_options import PEER_CONFIG_KEYS, Refused
+
 MAX_CONFIG_BYTES = 1024 * 1024
 CONFIG_OPTION = "--config"
 
@@ -50,6 +52,13 @@ def with_config(
     origins: dict[str, str] = {}
     for key, value in data.items():
         where = f"{key!r} in {path}"
+        if (isinstance(key, str) and key in PEER_CONFIG_KEYS) or (
+            isinstance(value, dict) and key == "browser"
+        ):
+            raise ConfigFileError(
+                f"{where} is @playwright/mcp's nested config, which this host does not read; "
+                "write each option under its long name (viewport-size: 1280x720, port: 8931)"
+            )
         if not isinstance(key, str) or key not in options:
             known = ", ".join(sorted(options))
             raise ConfigFileError(f"unknown option {where}; known: {known}")
@@ -163,6 +172,8 @@ def _tokens(
     parser: argparse.ArgumentParser, action: argparse.Action, value: object, where: str
 ) -> list[str]:
     flag = action.option_strings[0]
+    if isinstance(action, Refused):
+        raise ConfigFileError(f"{where}: not supported by this host: {action.why}")
     structured = _STRUCTURED.get(flag)
     if structured is not None:
         value = (

@@ -30,6 +30,7 @@ from host.selfguard import SelfGuard
 from host.session import Session, Tab, describe_dialog
 from host.sessions import SessionManager
 from host.settle import ActionWatch
+from host.targets import set_test_id_attribute
 from host.trails.code import NotExportable, line_for
 from host.trails.recorder import Prepared, Recorder
 
@@ -83,6 +84,7 @@ class Host:
         """`pool`: a pool made for this config already (its launch perhaps under way), which the
         host then owns; by default a new one."""
         self.config = config or HostConfig()
+        set_test_id_attribute(self.config.test_id_attribute)
         self.registry = registry or ToolRegistry(self.config.generated_dir)
         self.policy = NavigationPolicy.allowing(self.config.file_dirs)
         self.guard = SelfGuard(self.config.guarded_ports)
@@ -247,6 +249,7 @@ class Host:
             descriptor = self.registry.lookup(name, enabled)
             try:  # @playwright/mcp's argument names, accepted as ours (never listed)
                 args, described = descriptor.accept_peer_arguments(args)
+                args = self.registry.peer_shaped(descriptor, args)
             except ValueError as problem:
                 where, _, message = str(problem).partition(": ")
                 raise HostError("invalid_argument", message, path=where) from None

@@ -61,6 +61,15 @@ class ToolDescriptor:
     `double`), accepted and never listed; a name mapped to `""` is a human description of an
     element (`element`), kept for messages and trails (`accept_peer_arguments`)."""
 
+    checked_parameters: JsonObject | None = None
+    """The schema arguments are checked against: `parameters` and the descriptor's
+    `peerParameters` (@playwright/mcp's arguments this tool takes, never listed); None when it
+    has none."""
+    peer_shape: str = ""
+    """`module:function` turning @playwright/mcp's shapes of this tool's arguments (a flat form,
+    other field names inside an array) into ours, before the schema is checked; it raises
+    ValueError(`path: message`) for what it cannot take."""
+
     def accept_peer_arguments(self, args: object) -> tuple[object, dict[str, str]]:
         """`args` with the peer's names turned into ours, and the element descriptions given.
 
@@ -117,6 +126,8 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
     implementation = str(calls.get("python", "")) if origin == "host" else ""
     if origin == "host" and ":" not in implementation:
         raise ValueError(f"{path}: calls.python must be 'module:function'")
+    if origin == "host" and ":" not in str(calls.get("peerShape", ":")):
+        raise ValueError(f"{path}: calls.peerShape must be 'module:function'")
     parameters = data.get("parameters")
     if not isinstance(parameters, dict) or parameters.get("type") != "object":
         raise ValueError(f"{path}: parameters must be an object schema")
@@ -133,6 +144,17 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
         raise ValueError(f"{path}: aliases must be a list of tool names ([A-Za-z0-9_-], 1-64)")
     if name in aliases or len(set(aliases)) != len(aliases):
         raise ValueError(f"{path}: aliases must differ from the name and from each other")
+    peer_parameters = data.get("peerParameters") or {}
+    if not isinstance(peer_parameters, dict) or not all(
+        isinstance(k, str) and isinstance(v, dict) for k, v in peer_parameters.items()
+    ):
+        raise ValueError(f"{path}: peerParameters must map an argument's name to its schema")
+    properties = parameters.get("properties") or {}
+    if set(peer_parameters) & set(properties):
+        raise ValueError(f"{path}: peerParameters must not repeat a listed parameter")
+    checked = None
+    if peer_parameters:
+        checked = {**parameters, "properties": {**properties, **peer_parameters}}
     return ToolDescriptor(
         name=name,
         description=str(data.get("description", "")),
@@ -149,6 +171,8 @@ def read_descriptor(path: Path, origin: str, cache: YamlCache | None = None) -> 
         python_call=str(calls.get("python", "")) if origin == "generated" else "",
         aliases=tuple(aliases),
         peer_arguments=tuple((str(k), str(v or "")) for k, v in peers.items()),
+        peer_shape=str(calls.get("peerShape", "")) if origin == "host" else "",
+        checked_parameters=cast(JsonObject, checked) if checked is not None else None,
     )
 
 

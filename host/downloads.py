@@ -60,6 +60,21 @@ async def save_download(download: Any, directory: Path, cap: int) -> JsonObject:
     return {"event": "download", "name": name, "size": size, "path": str(target)}
 
 
+def save_output(
+    output_dir: Path | None, folder: str, requested: str, extension: str, data: bytes
+) -> Path:
+    """Write `data` under the output directory's `folder/` as `requested` reduced to a plain name
+    (with `extension` unless it has one), never over an existing file; returns its path."""
+    name = plain_name(requested)
+    if "." not in name:
+        name += extension
+    directory = (output_dir or default_output_dir()) / folder
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = _free(directory, name)
+    path.write_bytes(data)
+    return path
+
+
 def default_output_dir() -> Path:
     """`<temp>/playwright-tool-host-<uid>`: the host's files when no `--output-dir` is given."""
     return Path(tempfile.gettempdir()) / f"playwright-tool-host-{os.getuid()}"

@@ -50,6 +50,11 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
         lines.append(
             f"dialog open: {dialog.type} {dialog.message[:200]!r} (answer with browser_handle_dialog)"
         )
+    if tab is not None and tab.file_chooser is not None:
+        value["fileChooser"] = "open"
+        lines.append(
+            "file chooser open (answer with browser_file_upload: paths, or none to cancel)"
+        )
     if watch is not None:
         requests = watch.report()
         if requests:

@@ -13,6 +13,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp
 
 from host.core import Host
+from host.keys import SessionKey
 from host.mcp_server import build_server
 from host.scripting import scripting_endpoint
 from host.security import SecurityMiddleware
@@ -25,7 +26,9 @@ def build_app(host: Host, bind_host: str = "127.0.0.1", *, port: int | None = No
     session, closed when the MCP session ends or idles out, whichever is first); the host is
     started with the app and closed (sessions, browser) when the app shuts down.
     """
-    server = build_server(host, host.registry.select(host.config.toolsets))
+    # --shared-browser-context: every connection calls in one session, which idles out.
+    shared = SessionKey("mcp", "shared") if host.config.shared_context else None
+    server = build_server(host, host.registry.select(host.config.toolsets), fixed_key=shared)
     manager = StreamableHTTPSessionManager(
         app=server,
         json_response=False,

@@ -74,8 +74,10 @@ def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> SessionKey:
     return cast(SessionKey, key)
 
 
-def to_call_result(outcome: ToolOutcome) -> types.CallToolResult:
-    """An outcome as MCP content: text (and an image for screenshots) plus structuredContent."""
+def to_call_result(outcome: ToolOutcome, images: str = "allow") -> types.CallToolResult:
+    """An outcome as MCP content: text (and an image for screenshots) plus structuredContent.
+    `images` (`--image-responses`): `allow` the image and its text, `omit` the text alone,
+    `only` the image alone (a failure is always text)."""
     if not outcome.ok:
         return types.CallToolResult(
             content=[types.TextContent(text=outcome.text())],
@@ -85,15 +87,16 @@ def to_call_result(outcome: ToolOutcome) -> types.CallToolResult:
     if outcome.image_mime is not None and isinstance(outcome.value, str):
         summary: JsonObject = {"image": outcome.image_mime, "base64Length": len(outcome.value)}
         structured = outcome.structured(summary)
-        return types.CallToolResult(
-            content=[
-                types.ImageContent(data=outcome.value, mime_type=outcome.image_mime),
-                types.TextContent(
-                    text=ToolOutcome(outcome.tool, True, summary, extras=outcome.extras).text()
-                ),
-            ],
-            structured_content=structured,
+        image = types.ImageContent(data=outcome.value, mime_type=outcome.image_mime)
+        text = types.TextContent(
+            text=ToolOutcome(outcome.tool, True, summary, extras=outcome.extras).text()
         )
+        content: list[types.ImageContent | types.TextContent] = [image, text]
+        if images == "omit":
+            content = [text]
+        elif images == "only":
+            content = [image]
+        return types.CallToolResult(content=list(content), structured_content=structured)
     return types.CallToolResult(
         content=[types.TextContent(text=outcome.text())], structured_content=outcome.structured()
     )
@@ -148,7 +151,7 @@ def build_server(
             )
         key = fixed_key or session_key(ctx, host)
         outcome = await host.call(key, params.name, params.arguments or {}, enabled=enabled)
-        return to_call_result(outcome)
+        return to_call_result(outcome, host.config.image_responses)
 
     async def no_discover(
         ctx: ServerRequestContext[Any, Any], params: types.RequestParams | None

@@ -242,7 +242,8 @@ class ToolRegistry:
                 _checker()(descriptor.name, args, shim_class.parameters, "")
                 shim = shim_class.from_args(cast(JsonObject, args))
                 return lambda call: cast(Awaitable[object], shim.arun(call.tab.page))
-            _checker()(descriptor.name, args, descriptor.parameters, "")
+            checked = descriptor.checked_parameters or descriptor.parameters
+            _checker()(descriptor.name, args, checked, "")
         except HostError:
             raise
         except Exception as error:
@@ -258,6 +259,15 @@ class ToolRegistry:
         impl = self._impl(descriptor)
         arguments = cast(JsonObject, args)
         return lambda call: impl(call, arguments)
+
+    def peer_shaped(self, descriptor: ToolDescriptor, args: object) -> object:
+        """`args` in this tool's own shape when the descriptor names a `peerShape` for
+        @playwright/mcp's (else as given); raises ValueError(`path: message`)."""
+        if not descriptor.peer_shape or not isinstance(args, dict):
+            return args
+        module_name, _, function = descriptor.peer_shape.partition(":")
+        shape = getattr(importlib.import_module(module_name), function)
+        return shape(args)
 
     def _impl(self, descriptor: ToolDescriptor) -> HostImpl:
         impl = self._impls.get(descriptor.name)

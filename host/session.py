@@ -18,6 +18,7 @@ from playwright.async_api import (
     ConsoleMessage,
     Dialog,
     Download,
+    FileChooser,
     Page,
     Request,
     Response,
@@ -86,6 +87,9 @@ class Tab:
     cdp: Any = None
     attaching: asyncio.Task[None] | None = None
     throttle: float = 1.0
+    file_chooser: FileChooser | None = None
+    """A file chooser the page opened and nobody answered yet (browser_file_upload without a
+    target answers it, as @playwright/mcp's modal state)."""
     opened_note: JsonObject | None = None
     """The `tab_opened` note of a tab that opened during the session (its URL is updated once the
     action that opened it settles)."""
@@ -150,6 +154,8 @@ class RouteRule:
             described["errorCode"] = spec.get("errorCode") or "failed"
         if isinstance(headers, dict) and headers:
             described["headers"] = headers
+        if self.action == "continue" and spec.get("remove"):
+            described["remove"] = spec["remove"]
         return described
 
 
@@ -207,6 +213,8 @@ class Session:
         self.notes: list[JsonValue] = []
         """Events for the next result (tabs opened or crashed, dialogs answered); at most MAX_NOTES."""
         self.console: deque[JsonObject] = deque(maxlen=config.buffer_limit)
+        self.console_read: deque[JsonObject] = deque(maxlen=config.buffer_limit)
+        """Messages browser_console_messages already returned (its `all` returns them too)."""
         self.console_dropped = 0
         self.network: deque[tuple[Request, JsonObject]] = deque(maxlen=config.buffer_limit)
         self.network_dropped = 0
@@ -456,6 +464,7 @@ class Session:
         page.on("crash", self._on_crash)
         page.on("framenavigated", lambda frame: self._on_navigated(tab, frame))
         page.on("download", self._on_download)
+        page.on("filechooser", lambda chooser: setattr(tab, "file_chooser", chooser))
         tab.attaching = self._spawn(self._attach(tab))
         if self.current is None:
             self.current = tab
@@ -888,8 +897,12 @@ async def _apply_route(route: Route, rule: RouteRule) -> None:
         )
     else:
         overrides = spec.get("headers")
-        if isinstance(overrides, dict):
-            merged = {**route.request.headers, **{k: str(v) for k, v in overrides.items()}}
+        removed = spec.get("remove")
+        if isinstance(overrides, dict) or isinstance(removed, list):
+            gone = {str(name).lower() for name in removed} if isinstance(removed, list) else set()
+            added = overrides if isinstance(overrides, dict) else {}
+            merged = {k: v for k, v in route.request.headers.items() if k.lower() not in gone}
+            merged |= {k: str(v) for k, v in added.items()}
             # `fallback`, not `continue_`: the request still passes the routes installed before
             # this rule (the self guard, the origin filter) on its way out.
             await route.fallback(headers=merged)

@@ -73,8 +73,18 @@ def _translate(part: str) -> str:
         return f"internal:attr=[{_ATTRIBUTE_ENGINES[engine]}={_text_argument(rest)}]"
     if engine == "testid":
         value = rest.strip().strip("\"'")
-        return f"internal:testid=[data-testid={json.dumps(value)}s]"
+        return f"internal:testid=[{_test_id[0]}={json.dumps(value)}s]"
     return part
+
+
+# `--test-id-attribute`: as Playwright's own (`selectors.set_test_id_attribute`), one per
+# process; the host sets both from its config when it is made.
+_test_id = ["data-testid"]
+
+
+def set_test_id_attribute(name: str) -> None:
+    """The attribute `testid=` targets match from now on (default `data-testid`)."""
+    _test_id[0] = name
 
 
 def to_selector(target: str) -> str:

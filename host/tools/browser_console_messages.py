@@ -2,11 +2,14 @@
 oldest first, at or above a level.
 
 Described by `browser_console_messages.tool.yaml` beside this file; its arguments were checked against that
-schema before it runs.
+schema before it runs. As @playwright/mcp takes them, `all` also returns the messages earlier
+reads returned (as many as the session keeps), and `filename` writes the messages, one a line,
+under the output directory's `console/` and returns the path instead.
 """
 
 from __future__ import annotations
 
+from host.downloads import save_output
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 from host.session import level_at_least
@@ -15,11 +18,17 @@ from host.session import level_at_least
 async def browser_console_messages(call: CallContext, args: JsonObject) -> JsonValue:
     session = call.session
     minimum = str(args.get("level", "info"))
-    messages: list[JsonValue] = [
-        m for m in session.console if level_at_least(str(m.get("level")), minimum)
-    ]
+    kept = [*session.console_read, *session.console] if args.get("all") else session.console
+    messages: list[JsonValue] = [m for m in kept if level_at_least(str(m.get("level")), minimum)]
     dropped = session.console_dropped
     if not args.get("keep", False):
+        session.console_read.extend(session.console)
         session.console.clear()
         session.console_dropped = 0
+    requested = args.get("filename")
+    if isinstance(requested, str):
+        lines = [f"[{m.get('level')}] {m.get('text')}" for m in messages if isinstance(m, dict)]
+        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        path = save_output(call.config.output_dir, "console", requested, ".log", data)
+        return {"path": str(path), "count": len(messages), "dropped": dropped}
     return {"messages": messages, "dropped": dropped}

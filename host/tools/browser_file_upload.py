@@ -17,6 +17,17 @@ from host.uploads import check_upload, file_input
 
 async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:
     given = args.get("paths")
+    chooser = call.tab.file_chooser if "target" not in args else None
+    if "target" not in args and chooser is None:
+        raise HostError(
+            "missing_argument",
+            "no file chooser is open: give target (the file input, or an element near it), or "
+            "click what opens the chooser first",
+            path="target",
+        )
+    if chooser is not None and given is None and "path" not in args:
+        call.tab.file_chooser = None  # as @playwright/mcp: no paths cancels the chooser
+        return await page_feedback(call.session, {"cancelled": "file chooser"})
     if given is None and "path" not in args:
         raise HostError("missing_argument", "give path, or paths for several files", path="paths")
     named = [("path", str(args["path"]))] if "path" in args else []
@@ -29,8 +40,14 @@ async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:
         except HostError as error:  # name the argument whose file a rule refused
             error.path = where
             raise
-    target = await file_input(await locate(call.tab, str(args["target"])))
-    await target.set_input_files([str(f) for f in files])
+    if chooser is not None:
+        # The chooser the page opened (a click on a file input, showPicker()): @playwright/mcp's
+        # modal state, answered without a target.
+        call.tab.file_chooser = None
+        await chooser.set_files([str(f) for f in files])
+    else:
+        target = await file_input(await locate(call.tab, str(args["target"])))
+        await target.set_input_files([str(f) for f in files])
     if len(files) == 1:
         uploaded: JsonObject = {"uploaded": files[0].name, "bytes": files[0].stat().st_size}
         return await page_feedback(call.session, uploaded)

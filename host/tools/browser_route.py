@@ -16,6 +16,60 @@ from host.registry import CallContext
 from host.session import RouteRule
 
 MAX_ROUTES = 100
+_FLAT = ("status", "body", "contentType", "headers", "removeHeaders")
+
+
+def from_peer(args: JsonObject) -> JsonObject:
+    """@playwright/mcp's flat arguments in ours: `status` or `body` (with `contentType` and
+    `headers`) fulfill the request; else `headers` (`["Name: value"]`) and `removeHeaders`
+    (`"a,b"`) change it as it is sent on. Raises ValueError (`path: message`) for a mix."""
+    flat = [name for name in _FLAT if name in args]
+    if not flat:
+        return args
+    ours = [name for name in ("fulfill", "abort", "continue") if name in args]
+    if ours:
+        raise ValueError(f"{flat[0]}: give the flat form or {ours[0]}, not both")
+    shaped = {k: v for k, v in args.items() if k not in _FLAT}
+    headers = _headers(args["headers"]) if "headers" in args else None
+    if "status" in args or "body" in args:
+        if "removeHeaders" in args:
+            raise ValueError(
+                "removeHeaders: it changes a request sent on; a mocked response (status, body) "
+                "sends nothing on"
+            )
+        fulfill: JsonObject = {k: args[k] for k in ("status", "body", "contentType") if k in args}
+        if headers:
+            fulfill["headers"] = headers
+        shaped["fulfill"] = fulfill
+        return shaped
+    if "contentType" in args:
+        raise ValueError("contentType: a mocked response's; give status or body with it")
+    sent_on: JsonObject = {}
+    if headers:
+        sent_on["headers"] = headers
+    removed = args.get("removeHeaders")
+    if removed is not None:
+        if not isinstance(removed, str):
+            raise ValueError("removeHeaders: a comma-separated list of header names, as text")
+        names: list[JsonValue] = [n.strip() for n in removed.split(",") if n.strip()]
+        sent_on["remove"] = names
+    shaped["continue"] = sent_on
+    return shaped
+
+
+def _headers(given: JsonValue) -> JsonObject:
+    if isinstance(given, dict):
+        return given
+    if not isinstance(given, list) or not all(isinstance(h, str) for h in given):
+        raise ValueError('headers: a list of "Name: value" strings')
+    headers: JsonObject = {}
+    for index, header in enumerate(given):
+        assert isinstance(header, str)
+        name, colon, value = header.partition(":")
+        if not colon or not name.strip():
+            raise ValueError(f'headers[{index}]: expected "Name: value", got {header[:80]!r}')
+        headers[name.strip()] = value.strip()
+    return headers
 
 
 async def browser_route(call: CallContext, args: JsonObject) -> JsonValue:

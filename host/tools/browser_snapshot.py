@@ -7,6 +7,7 @@ schema before it runs.
 
 from __future__ import annotations
 
+from host.downloads import save_output
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
@@ -26,6 +27,16 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
         snapshot = await locator.aria_snapshot(**kwargs)  # type: ignore[arg-type]
     else:
         snapshot = await tab.page.aria_snapshot(**kwargs)  # type: ignore[arg-type]
+    requested = args.get("filename")
+    if isinstance(requested, str):
+        # As @playwright/mcp: the whole snapshot in a file (the output directory's snapshots/),
+        # its path in the result; refs are the file's.
+        record_refs(tab, snapshot)
+        path = save_output(
+            call.config.output_dir, "snapshots", requested, ".yml", snapshot.encode("utf-8")
+        )
+        saved = await page_feedback(call.session, {"path": str(path), "chars": len(snapshot)})
+        return Rendered(dict(saved), f"{saved.text}\nsnapshot saved to {path}")
     limit = call.config.snapshot_limit
     value: JsonObject = {}
     if len(snapshot) > limit:

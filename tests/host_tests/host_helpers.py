@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -223,16 +223,19 @@ class ServedHost:
 
 
 def serve_host(
-    *extra: str, env: dict[str, str] | None = None, bind: str = "127.0.0.1:0"
+    *extra: str,
+    env: dict[str, str] | None = None,
+    bind: str = "127.0.0.1:0",
+    transport: Sequence[str] | None = None,
 ) -> ServedHost:
+    """`serve --http BIND` (or `transport`'s options instead, such as `--port 0`) with `extra`."""
     process = subprocess.Popen(
         [
             PYTHON,
             "-m",
             "host",
             "serve",
-            "--http",
-            bind,
+            *(transport if transport is not None else ("--http", bind)),
             "--log-level",
             "info",
             "--action-timeout",
