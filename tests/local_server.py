@@ -41,3 +41,18 @@ def serve(handler: type[http.server.BaseHTTPRequestHandler]) -> LocalServer:
     server = LocalServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+class PageHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler for the tests' page servers: `_send` answers with a body of a content
+    type and its length; nothing is logged (a test's output stays its own)."""
+
+    def _send(self, status: int, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("content-type", kind)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import http.server
 import json
 from dataclasses import dataclass
 from html import escape
 from urllib.parse import parse_qs, urlsplit
 
-from local_server import LocalServer, serve
+from local_server import LocalServer, PageHandler, serve
 
 PAGES = {
     "/login": "<title>Sign in</title><h1>Sign in</h1><form action=/welcome>"
@@ -73,7 +72,7 @@ class Pages:
 
 
 def start_pages() -> tuple[Pages, LocalServer]:
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(PageHandler):
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
             query = parse_qs(parts.query)
@@ -94,16 +93,6 @@ def start_pages() -> tuple[Pages, LocalServer]:
                 self._send(200, "text/html; charset=utf-8", body.encode())
             else:
                 self._send(404, "text/plain", b"not found")
-
-        def _send(self, status: int, kind: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
 
     httpd = serve(Handler)
     return Pages(httpd.origin), httpd

@@ -8,7 +8,6 @@ Chromium, by what the page did and what the model reads."""
 from __future__ import annotations
 
 import asyncio
-import http.server
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any, TypeVar
 
 import pytest
 from host_tests.host_helpers import ServedHost, serve_host
-from local_server import serve
+from local_server import PageHandler, serve
 from mcp import Client
 
 from host_agent.agent_client import Agent, text_of
@@ -39,7 +38,7 @@ PAGES = {
 
 @pytest.fixture(scope="module")
 def base() -> Iterator[str]:
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(PageHandler):
         def do_GET(self) -> None:
             if self.path in PAGES:
                 self._send(200, "text/html; charset=utf-8", PAGES[self.path].encode())
@@ -48,16 +47,6 @@ def base() -> Iterator[str]:
                 self._send(200, "application/json", json.dumps(headers).encode())
             else:
                 self._send(404, "text/plain", b"not found")
-
-        def _send(self, status: int, kind: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
 
     httpd = serve(Handler)
     yield httpd.origin

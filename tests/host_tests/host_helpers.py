@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import http.server
 import json
 import os
 import re
@@ -18,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from local_server import LocalServer, serve
+from local_server import LocalServer, PageHandler, serve
 
 from host.config import HostConfig
 
@@ -72,11 +71,33 @@ class AppServer:
         return [h for p, h in list(self.seen) if p == path]
 
 
+def remote_debugging_chromium(profile: Path) -> subprocess.Popen[bytes]:
+    """A headless Chromium of its own, serving the DevTools protocol on a free loopback port (it
+    writes the port to `profile/DevToolsActivePort`): a browser that runs outside the host."""
+    return subprocess.Popen(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def make_app_server() -> tuple[AppServer, LocalServer]:
     """Serve PAGES (and a few API answers) on 127.0.0.1 in a thread."""
     server_state = AppServer(base="")
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(PageHandler):
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
             if path == "/_seen":
@@ -97,16 +118,6 @@ def make_app_server() -> tuple[AppServer, LocalServer]:
                 self._send(200, "image/png", PNG)
             else:
                 self._send(404, "text/plain", b"not found")
-
-        def _send(self, status: int, kind: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("content-type", kind)
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
 
     httpd = serve(Handler)
     server_state.base = httpd.origin

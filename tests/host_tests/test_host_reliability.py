@@ -16,7 +16,6 @@ from mcp import Client
 
 from host.core import Host
 from host_tests.host_helpers import (
-    CHROMIUM,
     PYTHON,
     REPO,
     AppServer,
@@ -26,6 +25,7 @@ from host_tests.host_helpers import (
     chromium_pids,
     descendants,
     host_config,
+    remote_debugging_chromium,
     serve_host,
     wait_until,
 )
@@ -142,23 +142,7 @@ def test_sigterm_shuts_down_without_orphaned_browser_processes(app: AppServer) -
 
 def test_cdp_endpoint_uses_a_browser_that_runs_elsewhere(app: AppServer, tmp_path: Path) -> None:
     profile = tmp_path / "profile"
-    browser = subprocess.Popen(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={profile}",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    browser = remote_debugging_chromium(profile)
     loop = LoopThread()
     others = chromium_pids(descendants(os.getpid()))
     try:

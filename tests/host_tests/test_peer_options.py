@@ -30,6 +30,7 @@ from host_tests.host_helpers import (
     PYTHON,
     REPO,
     AppServer,
+    remote_debugging_chromium,
     serve_host,
     wait_until,
 )
@@ -275,23 +276,7 @@ def test_image_responses_only_sends_the_image_alone(page_url: str) -> None:
 @pytest.fixture
 def cdp_browser(tmp_path: Path) -> Iterator[int]:
     profile = tmp_path / "profile"
-    browser = subprocess.Popen(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={profile}",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    browser = remote_debugging_chromium(profile)
     try:
         port_file = profile / "DevToolsActivePort"
         yield int(
