@@ -1,0 +1,65 @@
+"""The peer suite's ledger: every case of every translated spec file, and what became of it.
+
+Each `tests/peer_suite/test_<spec>.py` module sets `SPEC` (the spec file's name, such as
+"core.spec.ts") and `PEER_CASES`, which maps each case title of that spec (as written in its
+`test('…')` call) to one of:
+
+- the name of a test function of the same module that translates it;
+- "<path under tests/>::<test name>", a test elsewhere that already checks that behaviour;
+- "differs: <reason>", where this host differs on purpose (the reason is what docs/peer-suite.md
+  shows a user).
+
+This module only reads the modules; test_ledger.py checks them, scripts/peer_suite_doc.py
+writes docs/peer-suite.md from them.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent.parent
+SUITE = TESTS / "peer_suite"
+DIFFERS = "differs: "
+
+
+@dataclass(frozen=True)
+class Case:
+    """One peer case: its spec, its title, and where it is checked (or why it differs)."""
+
+    spec: str
+    title: str
+    where: str
+
+    @property
+    def differs(self) -> bool:
+        return self.where.startswith(DIFFERS)
+
+    @property
+    def reason(self) -> str:
+        return self.where[len(DIFFERS) :] if self.differs else ""
+
+
+def suite_modules() -> list[Path]:
+    """The translated spec modules, in name order."""
+    return sorted(p for p in SUITE.glob("test_*.py") if p.name != "test_ledger.py")
+
+
+def cases_of(module: Path) -> tuple[str, list[Case]]:
+    """The spec a module translates and its cases, in the module's order."""
+    loaded = importlib.import_module(f"peer_suite.{module.stem}")
+    spec: str = loaded.SPEC
+    return spec, [Case(spec, title, where) for title, where in loaded.PEER_CASES.items()]
+
+
+def defined_tests(path: Path) -> set[str]:
+    """The names of the test functions a file defines (at module level or in classes)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.name.startswith("test_")
+    }
