@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from peer_suite.ledger import TESTS, cases_of, suite_modules, defined_tests
+from peer_suite.ledger import TESTS, cases_of, defined_tests, suite_modules
 
 # The spec files issue 36 names (microsoft/playwright tests/mcp/). "emulation.spec.ts" is named
 # there too but does not exist in the peer's repository; docs/peer-suite.md says so.
