@@ -7,7 +7,8 @@ Each `tests/peer_suite/test_<spec>.py` module sets `SPEC` (the spec file's name,
 - the name of a test function of the same module that translates it;
 - "<path under tests/>::<test name>", a test elsewhere that already checks that behaviour;
 - "differs: <reason>", where this host differs on purpose (the reason is what docs/peer-suite.md
-  shows a user).
+  shows a user);
+- "todo: <what is missing>", a case not translated yet (counted apart, never as passing).
 
 This module only reads the modules; test_ledger.py checks them, scripts/peer_suite_doc.py
 writes docs/peer-suite.md from them.
@@ -23,6 +24,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent.parent
 SUITE = TESTS / "peer_suite"
 DIFFERS = "differs: "
+TODO = "todo: "
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,15 @@ class Case:
         return self.where.startswith(DIFFERS)
 
     @property
+    def todo(self) -> bool:
+        return self.where.startswith(TODO)
+
+    @property
     def reason(self) -> str:
-        return self.where[len(DIFFERS) :] if self.differs else ""
+        """Why it differs, or what is missing."""
+        if self.differs:
+            return self.where[len(DIFFERS) :]
+        return self.where[len(TODO) :] if self.todo else ""
 
 
 def suite_modules() -> list[Path]:
