@@ -13,14 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
-from host.config import HostConfig
-from host.downloads import default_output_dir
+from host.config import HostConfig, default_output_dir
 from host.driver_env import compile_cache_env, driver_env
 from host.errors import HostError
 from host.selenium_driver import selenium_env
 
 if TYPE_CHECKING:
-    from host.endpoints import EndpointSpec
+    from host.endpoint_specs import EndpointSpec
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +78,11 @@ class BrowserPool:
         `browser_endpoints`, else its `cdp_endpoint`, else none: the pool launches one)."""
         self._config = config
         if endpoint is None and config.browser_endpoints:
-            from host.endpoints import parse_endpoint
+            from host.endpoint_specs import parse_endpoint
 
             endpoint = parse_endpoint(config.browser_endpoints[0])
         if endpoint is None and config.cdp_endpoint:
-            from host.endpoints import EndpointSpec
+            from host.endpoint_specs import EndpointSpec
 
             endpoint = EndpointSpec("cdp", config.cdp_endpoint, config.cdp_endpoint)
         self.endpoint = endpoint
@@ -201,7 +200,7 @@ class BrowserPool:
                 )
             if self.endpoint is not None:
                 # Playwright's errors quote the URL it used, user name and password included.
-                from host.endpoints import hide_credentials
+                from host.endpoint_specs import hide_credentials
 
                 reason = hide_credentials(reason, self.endpoint)
             failure = HostError("browser_unavailable", f"no browser could be {what}: {reason}")
@@ -234,7 +233,7 @@ class BrowserPool:
                 headers=dict(self._config.cdp_headers) or None,
             )
         elif remote is not None and remote.kind == "ws":
-            from host.endpoints import launch_options_header
+            from host.endpoint_specs import launch_options_header
 
             browser = await engine.connect(
                 remote.url, timeout=limit * 1000, headers=launch_options_header(self._config)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from host.core import Host
     from host.early_answers import EarlyResponder
     from host.keys import SessionKey
-    from host.stdio import StdioWire
+    from host.stdio_wire import StdioWire
 
 log = logging.getLogger("host")
 
@@ -295,7 +295,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
                 "a trace or video shows what --secrets keeps from the model (typed values, "
                 "the page's text); give one of the two",
             )
-    from host.endpoints import endpoint_options
+    from host.endpoint_specs import endpoint_options
 
     endpoints, capabilities = endpoint_options(args)
     if endpoints:
@@ -396,7 +396,7 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     from host.early_answers import AnswerCache, EarlyResponder, base_key
     from host.early_answers import default_location as answers_location
     from host.keys import SessionKey
-    from host.stdio import StdioWire
+    from host.stdio_wire import StdioWire
 
     key = SessionKey("stdio", "stdio")  # one process, one connection: one session
     # The browser is launched first (Playwright's driver, a Node process, then Chromium): the

@@ -158,7 +158,7 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         if unknown:
             raise ValueError(f"{ENGINES_ENV} names unknown engines: {', '.join(unknown)}")
         engines = tuple(listed) or KNOWN_ENGINES
-    from host.endpoints import endpoint_options
+    from host.endpoint_specs import endpoint_options
 
     endpoints, capabilities = endpoint_options(args)
     if endpoints:

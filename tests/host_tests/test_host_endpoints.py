@@ -19,7 +19,7 @@ import pytest
 
 from host.config import DEFAULT_BROWSER_ARGS
 from host.core import Host
-from host.endpoints import parse_endpoint
+from host.endpoint_specs import parse_endpoint
 from host_tests.browser_servers import BrowserServer, free_port, kill, needs_node, run_server
 from host_tests.host_helpers import (
     PYTHON,
