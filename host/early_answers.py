@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from host.cache_folder import host_cache
-from host.stdio import Skipped, StdioWire, _refusal
+from host.stdio_wire import Skipped, StdioWire, _refusal
 
 if TYPE_CHECKING:
     from host.config import HostConfig
