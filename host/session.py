@@ -11,7 +11,7 @@ import time
 from collections import deque
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from playwright.async_api import (
     BrowserContext,
@@ -27,8 +27,8 @@ from playwright.async_api import (
 )
 
 from host.browser_options import request_origin
-from host.config import HostConfig
-from host.downloads import default_output_dir, save_download
+from host.config import HostConfig, default_output_dir
+from host.downloads import save_download
 from host.globs import url_matches
 from host.jsontypes import JsonObject, JsonValue
 from host.keys import SessionKey
@@ -37,10 +37,22 @@ from host.page_guards import DROPPED_MARKER, console_limiter, lasting_workers_re
 from host.selfguard import SelfGuard
 from host.worker_guard import guard_workers
 
-if TYPE_CHECKING:
-    from host.settle import ActionWatch
-
 log = logging.getLogger(__name__)
+
+
+class Watch(Protocol):
+    """What a running action set off, as the session holds it: `host.settle.ActionWatch`, which
+    watches a session and so is defined above it (the session names only what it needs)."""
+
+    def stop(self) -> None:
+        """Stop listening to the session's pages."""
+
+    async def settle(self) -> None:
+        """Wait, boundedly, for what the action set off."""
+
+    def report(self) -> list[JsonValue]:
+        """What the action set off, for its feedback."""
+
 
 MAX_NOTES = 50
 _LEVELS = {"error": 3, "warning": 2, "info": 1, "debug": 0}
@@ -240,7 +252,7 @@ class Session:
         """Console messages at or above `config.console_level` (page errors included) not yet
         shown in an agent tool's feedback: the latest 10, `{level, text}`."""
         self.new_console_dropped = 0
-        self.watch: ActionWatch | None = None
+        self.watch: Watch | None = None
         """What the running action set off (host/settle.py), while an action that settles runs."""
         self.closing_intent = False
         """Set by a tool that closes a tab on the caller's behalf: closing the last one then ends
