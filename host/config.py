@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -177,3 +179,8 @@ class HostConfig:
             max_body_bytes=self.max_body_bytes,
             max_depth=self.argument_limits.depth + 16,
         )
+
+
+def default_output_dir() -> Path:
+    """`<temp>/playwright-tool-host-<uid>`: the host's files when no `--output-dir` is given."""
+    return Path(tempfile.gettempdir()) / f"playwright-tool-host-{os.getuid()}"

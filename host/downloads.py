@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from host.config import default_output_dir
 from host.jsontypes import JsonObject
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
@@ -73,8 +73,3 @@ def save_output(
     path = _free(directory, name)
     path.write_bytes(data)
     return path
-
-
-def default_output_dir() -> Path:
-    """`<temp>/playwright-tool-host-<uid>`: the host's files when no `--output-dir` is given."""
-    return Path(tempfile.gettempdir()) / f"playwright-tool-host-{os.getuid()}"

@@ -11,7 +11,8 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.downloads import _free, default_output_dir, plain_name
+from host.config import default_output_dir
+from host.downloads import _free, plain_name
 from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext

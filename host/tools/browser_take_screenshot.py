@@ -12,7 +12,8 @@ from __future__ import annotations
 import base64
 import time
 
-from host.downloads import _free, default_output_dir, plain_name
+from host.config import default_output_dir
+from host.downloads import _free, plain_name
 from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext

@@ -11,7 +11,8 @@ from __future__ import annotations
 import time
 import weakref
 
-from host.downloads import _free, default_output_dir
+from host.config import default_output_dir
+from host.downloads import _free
 from host.errors import HostError
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
