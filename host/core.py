@@ -157,10 +157,7 @@ class Host:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reaper
         await self.sessions.close_all()
-        if self.config.enable_execute:
-            from host.tools.browser_execute_python import shutdown
-
-            await shutdown()
+        await self.registry.close_tools()
         await self.endpoints.close()
         if self.recorder is not None:
             self.recorder.close()

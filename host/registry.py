@@ -146,6 +146,7 @@ class ToolRegistry:
         if cache is not None:
             cache.save()
         self._impls: dict[str, HostImpl] = {}
+        self._impl_modules: dict[str, ModuleType] = {}
 
     def _descriptors_from_package(self) -> list[Toolset]:
         """Without `generated/` on disk (an installed wheel), describe tools from the shims."""
@@ -273,6 +274,17 @@ class ToolRegistry:
         impl = self._impls.get(descriptor.name)
         if impl is None:
             module_name, _, function = descriptor.implementation.partition(":")
-            impl = cast(HostImpl, getattr(importlib.import_module(module_name), function))
+            module = importlib.import_module(module_name)
+            impl = cast(HostImpl, getattr(module, function))
             self._impls[descriptor.name] = impl
+            self._impl_modules[module_name] = module
         return impl
+
+    async def close_tools(self) -> None:
+        """Await `shutdown()` of every tool module this registry loaded that defines one (the
+        execute tool's worker started ahead of time). The tools sit above the call path, which
+        loads them by the name in their descriptor and so never imports them itself."""
+        for module in self._impl_modules.values():
+            shutdown = getattr(module, "shutdown", None)
+            if shutdown is not None:
+                await shutdown()
