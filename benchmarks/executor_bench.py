@@ -48,7 +48,7 @@ from playwright.async_api import Browser, async_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from host.config import DEFAULT_BROWSER_ARGS  # noqa: E402
+from host.settings.config import DEFAULT_BROWSER_ARGS  # noqa: E402
 
 T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"

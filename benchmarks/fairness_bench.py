@@ -30,8 +30,8 @@ sys.path.insert(0, str(REPO / "tests"))  # the hostile pages the tests use, serv
 
 from host_tests.hostile_pages import HostilePages, start_hostile_pages  # noqa: E402
 
-from host.config import HostConfig  # noqa: E402
-from host.core import Host  # noqa: E402
+from host.calls.core import Host  # noqa: E402
+from host.settings.config import HostConfig  # noqa: E402
 
 VICTIM = "victim"
 

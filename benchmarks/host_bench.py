@@ -49,10 +49,10 @@ from mcp import Client, StdioServerParameters
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from host.config import HostConfig  # noqa: E402
-from host.core import Host  # noqa: E402
-from host.mcp_server import build_server  # noqa: E402
+from host.calls.core import Host  # noqa: E402
+from host.settings.config import HostConfig  # noqa: E402
 from host.trails.trail import read_trail  # noqa: E402
+from host.transports.mcp_server import build_server  # noqa: E402
 
 FORM = (
     "<title>form</title>"

@@ -49,8 +49,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from executor_bench import Service, serve_pages, tree_cpu  # noqa: E402
 from host_bench import pss_kib, tree  # noqa: E402
 
-from host.config import DEFAULT_BROWSER_ARGS, HostConfig  # noqa: E402
-from host.core import Host  # noqa: E402
+from host.calls.core import Host  # noqa: E402
+from host.settings.config import DEFAULT_BROWSER_ARGS, HostConfig  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"

@@ -2,6 +2,6 @@
 
 import sys
 
-from host.cli import main
+from host.commands.cli import main
 
 sys.exit(main())

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from generator import bump as generator_bump
 from generator import cli as generator_cli
-from host import cli as host_cli
-from host.config_file import config_key
+from host.commands import cli as host_cli
+from host.settings.config_file import config_key
 
 REPO = Path(__file__).resolve().parent.parent
 OPTIONS_MD = REPO / "docs" / "options.md"

@@ -185,8 +185,8 @@ def test_a_stale_options_md_fails_the_check_and_is_rewritten(tmp_path: Path) -> 
 
 def test_options_md_lists_every_option_of_every_command() -> None:
     from generator.cli import diff_parser, parser
-    from host.cli import CONFIG_COMMANDS, build_parser, subcommands
-    from host.config_file import config_key
+    from host.commands.cli import CONFIG_COMMANDS, build_parser, subcommands
+    from host.settings.config_file import config_key
 
     text = (REPO / "docs" / "options.md").read_text(encoding="utf-8")
     sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.S | re.M))

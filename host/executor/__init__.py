@@ -6,4 +6,8 @@ and the retry schedule), `pii` (selectors made safe to remember), `redaction` (s
 out of every output), `excerpt` (the sanitised DOM excerpt), `runner` (one action on one session),
 `engines` (which browser engine runs), `service` (the service's state and answers), `app` (the
 ASGI app), `logs` (JSON log lines), `privileges` (dropping root), `cli` (the command line).
+
+Nothing but the command line (`host.commands`) imports it.
+May import: `host.transports` (the HTTP server and its request checks), `host.tools`,
+`host.calls`, `host.trails`, `host.sessions`, `host.browsers`, `host.settings`, `host.shared`.
 """

@@ -15,8 +15,8 @@ from starlette.types import ASGIApp
 
 from host.executor.logs import event, log
 from host.executor.service import ExecutorService
-from host.jsontypes import JsonObject
-from host.security import SecurityMiddleware
+from host.shared.jsontypes import JsonObject
+from host.transports.security import SecurityMiddleware
 
 NO_STORE = {"cache-control": "no-store"}
 

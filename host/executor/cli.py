@@ -13,9 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from host.browser_options import OptionError, add_browser_options, options_from
-from host.config import LOOPBACK_HOSTS
-from host.config_file import add_config_option, where_set
 from host.executor.settings import (
     BIND_ENV,
     DEFAULT_BIND,
@@ -24,7 +21,10 @@ from host.executor.settings import (
     TOKEN_ENV,
     ExecutorSettings,
 )
-from host.options import add_http_limits, parse_address
+from host.settings.browser_options import OptionError, add_browser_options, options_from
+from host.settings.config import LOOPBACK_HOSTS
+from host.settings.config_file import add_config_option, where_set
+from host.settings.options import add_http_limits, parse_address
 
 URL_ORIGINS_ENV = "WEB_EXECUTOR_URL_ORIGINS"
 
@@ -158,7 +158,7 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         if unknown:
             raise ValueError(f"{ENGINES_ENV} names unknown engines: {', '.join(unknown)}")
         engines = tuple(listed) or KNOWN_ENGINES
-    from host.endpoint_specs import endpoint_options
+    from host.browsers.endpoint_specs import endpoint_options
 
     endpoints, capabilities = endpoint_options(args)
     if endpoints:
@@ -212,7 +212,7 @@ def run_executor(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if settings.browser_endpoints:
-        from host.endpoints import start_check
+        from host.browsers.endpoints import start_check
 
         lines, fatal = start_check(settings.host_config("chromium"))
         for line in lines:
@@ -220,7 +220,7 @@ def run_executor(args: argparse.Namespace) -> int:
         if fatal:
             return 2
     if settings.browser.needs_probe and "chromium" in settings.engines:
-        from host.startup_probe import probe_options
+        from host.browsers.startup_probe import probe_options
 
         try:
             asyncio.run(probe_options(settings.host_config("chromium")))
@@ -234,7 +234,7 @@ def run_executor(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from host.http_server import listening_socket
+    from host.transports.http_server import listening_socket
 
     # Bound before dropping root, so that a privileged port would still work.
     try:
@@ -273,7 +273,7 @@ def run_executor(args: argparse.Namespace) -> int:
 def _build_server(settings: ExecutorSettings, sock: socket.socket, bind_host: str) -> Any:
     from host.executor.app import build_app
     from host.executor.service import ExecutorService
-    from host.http_server import uvicorn_server
+    from host.transports.http_server import uvicorn_server
 
     actual = sock.getsockname()[1]
     shown = f"[{bind_host}]" if ":" in bind_host else bind_host

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from host.jsontypes import JsonValue
+from host.shared.jsontypes import JsonValue
 
 Purpose = Literal["fill", "submit"]
 THRESHOLD = 0.6

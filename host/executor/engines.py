@@ -7,13 +7,13 @@ import time
 
 from playwright.async_api import Browser
 
-from host.core import Host
-from host.endpoints import CONNECT_TIMEOUT_S
-from host.errors import HostError
+from host.browsers.endpoints import CONNECT_TIMEOUT_S
+from host.calls.core import Host
+from host.calls.registry import ToolRegistry
 from host.executor.logs import event
 from host.executor.settings import ExecutorSettings
-from host.jsontypes import JsonObject
-from host.registry import ToolRegistry
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject
 
 RETRY_AFTER_S = 10.0
 """While no engine runs, a health check or an action tries the order again at most this often."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from host.jsontypes import JsonObject, JsonValue
+from host.shared.jsontypes import JsonObject, JsonValue
 
 # Every code the service answers with, and its HTTP status. A code not listed is a 500.
 STATUS: dict[str, int] = {

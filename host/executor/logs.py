@@ -9,7 +9,7 @@ import time
 from typing import IO
 
 from host.executor.redaction import SECRETS, SecretRegistry
-from host.jsontypes import JsonValue
+from host.shared.jsontypes import JsonValue
 
 log = logging.getLogger("host.executor")
 EVENT_ATTR = "executor_event"

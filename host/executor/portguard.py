@@ -1,6 +1,6 @@
 """How the browser is kept off the service's own ports: by Chromium's network stack when it can.
 
-The host's guard (`host.selfguard`) routes the requests of every session through a Playwright
+The host's guard (`host.sessions.selfguard`) routes the requests of every session through a Playwright
 route. Any route turns on request interception for every request of the context (each one
 paused in the browser until Playwright's driver lets it go, and the HTTP cache off): on two
 cores, with four actions at once, that cost a seventh of the service's throughput. Chromium can

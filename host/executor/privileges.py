@@ -66,7 +66,7 @@ def preload() -> list[str]:
             importlib.import_module(name)
         except ImportError:
             missing.append(name)
-    from host.registry import generated_registry
+    from host.calls.registry import generated_registry
 
     generated_registry()
     return missing

@@ -19,7 +19,7 @@ import socket
 from urllib.parse import urlsplit
 
 from host.executor.urlpolicy import UrlPolicy, origin_of
-from host.selfguard import SelfGuard
+from host.sessions.selfguard import SelfGuard
 
 log = logging.getLogger("host.executor")
 

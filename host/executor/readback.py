@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from host.executor.excerpt import sanitise
 from host.executor.redaction import Redactor
-from host.jsontypes import JsonObject, JsonValue
+from host.shared.jsontypes import JsonObject, JsonValue
 
 TITLE_CHARS = 1000
 """Characters of the page's title returned; longer ones are cut."""

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from host.executor.automaton import Automaton
 from host.executor.spellings import CHARSETS, canonical, charsets_for, partial_escape, views
-from host.jsontypes import JsonValue
+from host.shared.jsontypes import JsonValue
 
 REDACTED = "REDACTED"
 

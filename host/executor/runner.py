@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Frame, Page, Route
 
-from host.core import Host
-from host.errors import HostError
+from host.calls.core import Host
 from host.executor.ahead import CountsAhead
 from host.executor.drift import COLLECT_JS, ElementInfo, Purpose, rank
 from host.executor.errors import ExecutorError
@@ -31,9 +30,10 @@ from host.executor.readback import limits as read_limits
 from host.executor.redaction import Redactor
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
-from host.jsontypes import JsonObject, JsonValue
-from host.keys import SessionKey
-from host.limits import json_safe
+from host.sessions.keys import SessionKey
+from host.settings.limits import json_safe
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 VALUE_ECHO_CHARS = 1024
 """Characters of an unredacted value echoed in the field summary."""

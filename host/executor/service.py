@@ -9,7 +9,8 @@ import platform
 import secrets
 import time
 
-from host.core import Host
+from host.calls.core import Host
+from host.calls.registry import ToolRegistry, generated_registry
 from host.executor.engines import EngineSet
 from host.executor.errors import ExecutorError
 from host.executor.logs import event, log
@@ -21,9 +22,8 @@ from host.executor.redaction import SECRETS, Redactor
 from host.executor.runner import ActionRun, action_origin
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import ToolRegistry, generated_registry
-from host.selfguard import SelfGuard
+from host.sessions.selfguard import SelfGuard
+from host.shared.jsontypes import JsonObject, JsonValue
 
 JSON_TYPES = ("application/json",)
 

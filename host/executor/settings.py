@@ -5,10 +5,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
-from host.browser_options import BrowserOptions
-from host.config import DEFAULT_BROWSER_ARGS, HostConfig
 from host.executor.portguard import chromium_guard
 from host.executor.redaction import MAX_SECRET_CHARS
+from host.settings.browser_options import BrowserOptions
+from host.settings.config import DEFAULT_BROWSER_ARGS, HostConfig
 
 DEFAULT_BIND = "127.0.0.1:8091"
 BIND_ENV = "WEB_EXECUTOR_BIND_ADDR"
@@ -83,7 +83,7 @@ class ExecutorSettings:
 
     browser_endpoints: tuple[str, ...] = ()
     """`--browser-endpoint`: browsers to use instead of launching one (Chromium only); with
-    several, each action's session goes to the healthy one with the fewest (host/endpoints.py)."""
+    several, each action's session goes to the healthy one with the fewest (host/browsers/endpoints.py)."""
 
     selenium_capabilities: str | None = None
     """`--selenium-capabilities`: JSON merged into a Selenium endpoint's session requests."""

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from host.executor.errors import ExecutorError
-from host.jsontypes import JsonValue
-from host.origins import DEFAULT_PORTS, origin_of
+from host.shared.jsontypes import JsonValue
+from host.shared.origins import DEFAULT_PORTS, origin_of
 
 __all__ = ["UrlPolicy", "origin_of"]
 

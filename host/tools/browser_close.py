@@ -6,8 +6,8 @@ call is answered (the result says `session.ended`); the caller's next call start
 
 from __future__ import annotations
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_close(call: CallContext, args: JsonObject) -> JsonValue:

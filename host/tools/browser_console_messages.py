@@ -9,10 +9,10 @@ under the output directory's `console/` and returns the path instead.
 
 from __future__ import annotations
 
-from host.downloads import save_output
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.session import level_at_least
+from host.calls.registry import CallContext
+from host.sessions.downloads import save_output
+from host.sessions.session import level_at_least
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_console_messages(call: CallContext, args: JsonObject) -> JsonValue:

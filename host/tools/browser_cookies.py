@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Rendered
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_LISTED = 100
 MAX_LISTED_VALUE = 500

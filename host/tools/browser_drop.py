@@ -1,7 +1,7 @@
 """`browser_drop`: drop files or data onto an element, as from outside the page (@playwright/mcp's).
 
 Described by `browser_drop.tool.yaml` beside this file. Files obey the host's upload rules
-(`host.uploads.check_upload`: off until `--upload-dir`), each refusal naming `paths[i]`; at most
+(`host.sessions.uploads.check_upload`: off until `--upload-dir`), each refusal naming `paths[i]`; at most
 20 files and 20 MIME types. The page must accept the drop (its `dragover` calls
 `preventDefault()`), else the call fails with `drop_refused` and nothing was dropped.
 """
@@ -13,12 +13,12 @@ from typing import Any, cast
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.errors import HostError
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
-from host.uploads import check_upload
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.sessions.uploads import check_upload
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_TYPES = 20
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import cast
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.shared.jsontypes import JsonObject, JsonValue
 
 _OPTIONS_JS = """(el, max) => {
   const text = e => (e.innerText || e.textContent || '').trim().replace(/\\s+/g, ' ');

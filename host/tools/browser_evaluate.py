@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
-from host.targets import locate
+from host.calls.registry import CallContext
+from host.calls.result_caps import MAX_RESULT_DEPTH, bounded_expression
+from host.sessions.targets import locate
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_evaluate(call: CallContext, args: JsonObject) -> JsonValue:

@@ -1,6 +1,6 @@
 """`browser_execute_python`: Python code against the session's tab, in a process that can be stopped.
 
-Design: the code runs in a worker process (`host.execute_worker`), not in the host. A blocking
+Design: the code runs in a worker process (`host.tools.execute_worker`), not in the host. A blocking
 `time.sleep(1000)` or a `while True: pass` in the host's event loop would stall every session, and
 a thread cannot be stopped from outside; a process can. The worker connects to the host's own
 browser over CDP (a loopback port the browser opens only when execute is enabled), acts on the
@@ -23,13 +23,13 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.errors import HostError
-from host.execute_worker import CONTEXT_METHODS
-from host.jsontypes import JsonObject, JsonValue
-from host.limits import execute_timeout
-from host.registry import CallContext
-from host.results import Rendered
-from host.session import Session, Tab
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.sessions.session import Session, Tab
+from host.settings.limits import execute_timeout
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
+from host.tools.execute_worker import CONTEXT_METHODS
 
 _warm: dict[asyncio.AbstractEventLoop, asyncio.subprocess.Process] = {}
 """The worker started ahead of time, per event loop (a subprocess belongs to its loop)."""
@@ -39,7 +39,7 @@ async def _spawn() -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "host.execute_worker",
+        "host.tools.execute_worker",
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,

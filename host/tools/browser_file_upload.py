@@ -7,12 +7,12 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.errors import HostError
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
-from host.uploads import check_upload, file_input
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.sessions.uploads import check_upload, file_input
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:

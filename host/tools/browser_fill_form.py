@@ -12,11 +12,11 @@ from typing import cast
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.errors import HostError
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 _KIND = """e => {
   if (e.tagName === 'SELECT') return 'select';

@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable
 from typing import cast
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Rendered
-from host.session import Tab
-from host.targets import record_refs
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.sessions.session import Tab
+from host.sessions.targets import record_refs
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_MATCHES = 20
 MAX_LINE = 200

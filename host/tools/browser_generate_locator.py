@@ -8,11 +8,11 @@ for the host's tools and as code for a Playwright test in TypeScript and Python.
 
 from __future__ import annotations
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Rendered
-from host.targets import locate
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.sessions.targets import locate
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 from host.trails.locators import as_code, stable_selector
 
 

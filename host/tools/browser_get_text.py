@@ -6,11 +6,11 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.jsontypes import JsonObject, JsonValue
-from host.page_text import TEXT_LIMIT, visible_text
-from host.registry import CallContext
-from host.results import Rendered
-from host.targets import locate
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.sessions.targets import locate
+from host.shared.jsontypes import JsonObject, JsonValue
+from host.tools.page_text import TEXT_LIMIT, visible_text
 
 
 async def browser_get_text(call: CallContext, args: JsonObject) -> JsonValue:

@@ -7,9 +7,9 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.session import describe_dialog
+from host.calls.registry import CallContext
+from host.sessions.session import describe_dialog
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_handle_dialog(call: CallContext, args: JsonObject) -> JsonValue:

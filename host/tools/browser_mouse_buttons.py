@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 Button = Literal["left", "middle", "right"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import cast
 
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_mouse_move_xy(call: CallContext, args: JsonObject) -> JsonValue:

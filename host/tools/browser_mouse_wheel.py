@@ -13,9 +13,9 @@ from typing import cast
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 _TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 

@@ -6,9 +6,9 @@ by the host's navigation policy after the call, as for every navigation.
 
 from __future__ import annotations
 
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_navigate_back(call: CallContext, args: JsonObject) -> JsonValue:

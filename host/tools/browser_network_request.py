@@ -14,9 +14,9 @@ import asyncio
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Response
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_HEADERS = 100
 MAX_HEADER = 2048

@@ -7,9 +7,9 @@ offline until it is set online again or the session ends.
 
 from __future__ import annotations
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Rendered
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_network_state_set(call: CallContext, args: JsonObject) -> JsonValue:

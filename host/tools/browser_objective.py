@@ -5,9 +5,9 @@ Described by `browser_objective.tool.yaml` beside this file.
 
 from __future__ import annotations
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_objective(call: CallContext, args: JsonObject) -> JsonValue:

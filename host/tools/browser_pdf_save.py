@@ -11,11 +11,11 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.config import default_output_dir
-from host.downloads import _free, plain_name
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.sessions.downloads import _free, plain_name
+from host.settings.config import default_output_dir
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_pdf_save(call: CallContext, args: JsonObject) -> JsonValue:

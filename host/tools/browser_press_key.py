@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.errors import HostError
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_press_key(call: CallContext, args: JsonObject) -> JsonValue:

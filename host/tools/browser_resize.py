@@ -5,9 +5,9 @@ Described by `browser_resize.tool.yaml` beside this file.
 
 from __future__ import annotations
 
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_resize(call: CallContext, args: JsonObject) -> JsonValue:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.session import RouteRule
+from host.calls.registry import CallContext
+from host.sessions.session import RouteRule
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_ROUTES = 100
 _FLAT = ("status", "body", "contentType", "headers", "removeHeaders")

@@ -7,8 +7,8 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_route_list(call: CallContext, args: JsonObject) -> JsonValue:

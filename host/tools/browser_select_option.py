@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_select_option(call: CallContext, args: JsonObject) -> JsonValue:

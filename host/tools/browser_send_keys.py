@@ -8,11 +8,11 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.errors import HostError
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_send_keys(call: CallContext, args: JsonObject) -> JsonValue:

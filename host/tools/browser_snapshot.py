@@ -7,12 +7,12 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.downloads import save_output
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Rendered
-from host.targets import locate, record_refs
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.sessions.downloads import save_output
+from host.sessions.targets import locate, record_refs
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def _tabs_with_titles(call: CallContext) -> list[JsonValue]:

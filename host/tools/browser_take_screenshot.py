@@ -12,13 +12,13 @@ from __future__ import annotations
 import base64
 import time
 
-from host.config import default_output_dir
-from host.downloads import _free, plain_name
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Image
-from host.targets import locate
+from host.calls.registry import CallContext
+from host.calls.results import Image
+from host.sessions.downloads import _free, plain_name
+from host.sessions.targets import locate
+from host.settings.config import default_output_dir
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 _EXTENSIONS = {"png": (".png",), "jpeg": (".jpg", ".jpeg")}
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import time
 import weakref
 
-from host.config import default_output_dir
-from host.downloads import _free
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.session import Session
+from host.calls.registry import CallContext
+from host.sessions.downloads import _free
+from host.sessions.session import Session
+from host.settings.config import default_output_dir
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 _tracing: weakref.WeakSet[Session] = weakref.WeakSet()
 """Sessions whose trace a `browser_start_tracing` started and no stop saved yet."""

@@ -7,9 +7,9 @@ schema before it runs.
 
 from __future__ import annotations
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_unroute(call: CallContext, args: JsonObject) -> JsonValue:

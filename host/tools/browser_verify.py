@@ -13,10 +13,10 @@ from typing import Any, cast
 
 from playwright.async_api import Frame, Locator
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.targets import locate
+from host.calls.registry import CallContext
+from host.sessions.targets import locate
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_FRAMES = 50
 """Frames searched, the main frame first: a page cannot make one check look at thousands."""

@@ -12,9 +12,9 @@ import base64
 
 from playwright.async_api import Error as PlaywrightError
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 _TEXT_TYPES = ("text/", "json", "javascript", "xml", "x-www-form-urlencoded", "svg")
 

@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 
 from playwright.async_api._generated import WebStorage
 
-from host.errors import HostError
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
-from host.results import Rendered
+from host.calls.registry import CallContext
+from host.calls.results import Rendered
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_LISTED = 200
 MAX_LISTED_VALUE = 500

@@ -13,16 +13,16 @@ from typing import cast
 
 from playwright.async_api import Locator
 
-from host.errors import HostError
-from host.feedback import page_feedback
-from host.jsontypes import JsonObject, JsonValue
-from host.page_text import visible_text
-from host.registry import CallContext
-from host.result_caps import MAX_RESULT_DEPTH, bounded_expression
-from host.results import Image
-from host.session import clip
-from host.targets import locate
-from host.uploads import check_upload, file_input
+from host.calls.feedback import page_feedback
+from host.calls.registry import CallContext
+from host.calls.result_caps import MAX_RESULT_DEPTH, bounded_expression
+from host.calls.results import Image
+from host.sessions.session import clip
+from host.sessions.targets import locate
+from host.sessions.uploads import check_upload, file_input
+from host.shared.errors import HostError
+from host.shared.jsontypes import JsonObject, JsonValue
+from host.tools.page_text import visible_text
 
 _HTML_JS = """(root, [depth, limit]) => {
   const copy = root.cloneNode(true);

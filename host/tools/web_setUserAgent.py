@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 
-from host.jsontypes import JsonObject, JsonValue
-from host.registry import CallContext
+from host.calls.registry import CallContext
+from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def web_set_user_agent(call: CallContext, args: JsonObject) -> JsonValue:

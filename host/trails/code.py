@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from host.descriptors import ToolDescriptor
+from host.shared.descriptors import ToolDescriptor
 from host.trails.locators import as_code
 from host.trails.render import camel, method_call, snake
 from host.trails.trail import SECRET

@@ -21,8 +21,8 @@ from typing import Any
 
 from playwright.async_api import Locator
 
-from host.errors import HostError
-from host.targets import split_chain, to_selector
+from host.sessions.targets import split_chain, to_selector
+from host.shared.errors import HostError
 from host.trails.render import method_call
 
 _QUOTED = r'"((?:[^"\\]|\\.)*)"([is]?)'

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host.descriptors import ToolDescriptor
-from host.errors import HostError
-from host.keys import SessionKey
-from host.targets import ref_of, stale, to_selector
+from host.sessions.keys import SessionKey
+from host.sessions.targets import ref_of, stale, to_selector
+from host.shared.descriptors import ToolDescriptor
+from host.shared.errors import HostError
 from host.trails.locators import stable_selector
 from host.trails.trail import TrailWriter
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from host.jsontypes import JsonObject
+from host.shared.jsontypes import JsonObject
 
 MAX_TRAIL_BYTES = 16 * 1024 * 1024
 SECRET = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -14,10 +14,10 @@ import pytest
 from host_tests.host_helpers import ServedHost, host_config
 from mcp import Client
 
-from host.config import HostConfig
-from host.errors import HostError
-from host.targets import split_chain, to_selector
-from host.uploads import check_upload
+from host.sessions.targets import split_chain, to_selector
+from host.sessions.uploads import check_upload
+from host.settings.config import HostConfig
+from host.shared.errors import HostError
 from host_agent.agent_client import Agent, find_ref, text_of
 from host_agent.agent_pages import Pages
 
@@ -113,7 +113,7 @@ def test_snapshot_of_a_part_with_depth_and_the_size_cap(
 
 
 def test_snapshot_output_is_capped_with_a_note() -> None:
-    from host.core import Host
+    from host.calls.core import Host
 
     async def run() -> dict[str, Any]:
         async with Host(host_config(snapshot_limit=300)) as host:

@@ -17,15 +17,15 @@ import pytest
 from host_tests.host_helpers import ServedHost, host_config
 from mcp import Client
 
-from host import registry as registry_module
-from host.caps import CAPS
-from host.core import Host
-from host.descriptors import HOST_TOOLS_DIR, find_generated_dir, read_descriptors
-from host.mcp_server import build_server
-from host.registry import ToolRegistry
-from host.results import ToolOutcome
-from host.trails.replay import check_trail, run
+from host.calls import registry as registry_module
+from host.calls.core import Host
+from host.calls.registry import ToolRegistry
+from host.calls.results import ToolOutcome
+from host.commands.replay import check_trail, run
+from host.settings.caps import CAPS
+from host.shared.descriptors import HOST_TOOLS_DIR, find_generated_dir, read_descriptors
 from host.trails.trail import read_trail
+from host.transports.mcp_server import build_server
 from host_agent.agent_pages import Pages
 
 NAME_RULE = re.compile(r"browser_[a-z0-9]+(?:_[a-z0-9]+)*")
@@ -495,7 +495,7 @@ def test_pdf_vision_and_tracing(pages: Pages, tmp_path: Path) -> None:
 
 
 def test_tracing_says_so_when_the_operator_traces_every_session(tmp_path: Path) -> None:
-    from host import browser_options
+    from host.settings import browser_options
 
     if "save_trace" not in getattr(browser_options.BrowserOptions, "__dataclass_fields__", {}):
         pytest.skip("--save-trace is not in this tree yet")

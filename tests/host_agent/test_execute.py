@@ -13,8 +13,8 @@ import pytest
 from host_tests.host_helpers import ServedHost, serve_host
 from mcp import Client
 
-from host.limits import execute_timeout
-from host.registry import ToolRegistry
+from host.calls.registry import ToolRegistry
+from host.settings.limits import execute_timeout
 from host_agent.agent_client import Agent, text_of
 from host_agent.agent_pages import Pages
 

@@ -365,7 +365,7 @@ def test_a_regex_that_backtracks_without_end_is_stopped_and_the_session_goes_on(
 
     from host_tests.host_helpers import host_config
 
-    from host.core import Host
+    from host.calls.core import Host
 
     page = "data:text/html," + quote("<title>Slow</title><p>" + "a" * 40 + "!</p>")
 

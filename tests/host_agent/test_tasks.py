@@ -18,7 +18,7 @@ import pytest
 from host_tests.host_helpers import ServedHost
 from mcp import Client
 
-from host.registry import ToolRegistry
+from host.calls.registry import ToolRegistry
 from host_agent.agent_client import Agent, find_ref, text_of
 from host_agent.agent_pages import Pages
 

@@ -8,8 +8,8 @@ import json
 from host_tests.host_helpers import ServedHost
 from mcp import Client
 
-from host.registry import ToolRegistry
-from host.report import (
+from host.calls.registry import ToolRegistry
+from host.commands.report import (
     MAX_DESCRIPTION,
     MAX_TOKENS,
     MAX_TOOLS,

@@ -12,10 +12,10 @@ import mcp_types as types
 from host_tests.host_helpers import host_config
 from mcp import Client
 
-from host.config import HostConfig
-from host.core import Host
-from host.mcp_server import build_server
-from host.registry import ToolRegistry
+from host.calls.core import Host
+from host.calls.registry import ToolRegistry
+from host.settings.config import HostConfig
+from host.transports.mcp_server import build_server
 from host_agent.agent_client import text_of
 from host_agent.agent_pages import Pages
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from host.config import DEFAULT_BROWSER_ARGS
+from host.settings.config import DEFAULT_BROWSER_ARGS
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO
 
 PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from local_server import LocalServer, PageHandler, serve
 
-from host.config import HostConfig
+from host.settings.config import HostConfig
 
 # -- the page server ---------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ PAGES: dict[str, str] = {
     "for (let i = 0; i < 100000; i++) console.log('line ' + i);</script><p>done</p>",
     # The worker floods once the host's limiter is in it (`console.__hostLimited`), not after a
     # fixed delay: what it logs before the limiter lands races Playwright's own resume of the
-    # worker (see host/worker_guard.py), and a busy machine loses that race by any delay. A
+    # worker (see host/sessions/worker_guard.py), and a busy machine loses that race by any delay. A
     # guard that never lands leaves the worker waiting, and the test sees no drops.
     "/worker-flood": "<title>worker flood</title><script>"
     "new Worker(URL.createObjectURL(new Blob(["

@@ -1,4 +1,4 @@
-"""The environment of Playwright's driver (host/driver_env.py): Node's compile cache only in a
+"""The environment of Playwright's driver (host/browsers/driver_env.py): Node's compile cache only in a
 folder of this user's that nobody else can write to, a variable the user set left alone, and
 extra variables that reach the one driver started with them, never `os.environ`."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright
 
-from host.driver_env import compile_cache_env, compile_cache_folder, driver_env
+from host.browsers.driver_env import compile_cache_env, compile_cache_folder, driver_env
 
 
 @pytest.fixture(autouse=True)

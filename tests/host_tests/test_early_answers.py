@@ -1,5 +1,5 @@
 """A stdio host answers `initialize`, `tools/list` and `ping` from answers an earlier start kept,
-while the SDK loads (host/early_answers.py): byte for byte what the SDK answers, never for a
+while the SDK loads (host/transports/early_answers.py): byte for byte what the SDK answers, never for a
 changed host, descriptor, toolset or flag, never from a damaged cache, and every other request
 waits for the SDK in order, answered once. Real host processes over real pipes; nothing timed
 (whether an answer came early is read from the host's log)."""
@@ -20,8 +20,11 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from host.config import HostConfig
-from host.early_answers import (
+from host.calls.registry import ToolRegistry
+from host.settings.config import HostConfig
+from host.settings.secrets_file import Secrets
+from host.shared.yaml_cache import YamlCache
+from host.transports.early_answers import (
     MAX_ENTRIES,
     AnswerCache,
     Waiting,
@@ -29,9 +32,6 @@ from host.early_answers import (
     base_key,
     plain_message,
 )
-from host.registry import ToolRegistry
-from host.secrets_file import Secrets
-from host.yaml_cache import YamlCache
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO
 
 INITIALIZE = {

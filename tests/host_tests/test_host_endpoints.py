@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from host.config import DEFAULT_BROWSER_ARGS
-from host.core import Host
-from host.endpoint_specs import parse_endpoint
+from host.browsers.endpoint_specs import parse_endpoint
+from host.calls.core import Host
+from host.settings.config import DEFAULT_BROWSER_ARGS
 from host_tests.browser_servers import BrowserServer, free_port, kill, needs_node, run_server
 from host_tests.host_helpers import (
     PYTHON,
@@ -113,7 +113,7 @@ def test_a_bad_endpoint_is_refused_at_start() -> None:
 def test_a_selenium_password_travels_as_a_header_and_is_never_shown(tmp_path: Path) -> None:
     """The hub's user name and password leave the URL for a Basic header; a hub that refuses
     (here: answers 500 to every request) is reported without them."""
-    from host.selenium_driver import selenium_env
+    from host.browsers.selenium_driver import selenium_env
 
     env = selenium_env("http://agent:s%3Acret@hub:4444/wd/hub", None)
     assert env["SELENIUM_REMOTE_URL"] == "http://hub:4444/wd/hub"
@@ -147,8 +147,8 @@ def test_a_selenium_password_travels_as_a_header_and_is_never_shown(tmp_path: Pa
 def test_config_file_endpoint_entries_carry_their_limit(tmp_path: Path) -> None:
     """A config file's `browser-endpoint` list may hold `{url, max}` entries; a malformed one is
     refused with the file and the key."""
-    from host.cli import build_parser
-    from host.config_file import ConfigFileError, with_config
+    from host.commands.cli import build_parser
+    from host.settings.config_file import ConfigFileError, with_config
 
     serve = build_parser()._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
     config = tmp_path / "host.yaml"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from host.core import Host
+from host.calls.core import Host
 from host_tests.host_helpers import (
     AppServer,
     LoopThread,

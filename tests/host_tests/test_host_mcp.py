@@ -11,9 +11,9 @@ from typing import Any
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 
-from host.core import Host
-from host.mcp_server import build_server
-from host.registry import ToolRegistry
+from host.calls.core import Host
+from host.calls.registry import ToolRegistry
+from host.transports.mcp_server import build_server
 from host_tests.host_helpers import PYTHON, REPO, ServedHost, host_config
 
 # The default toolset (web_agent) as listed by a host without --enable-execute.

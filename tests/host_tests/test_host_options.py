@@ -24,9 +24,9 @@ import pytest
 from local_server import serve
 from mcp import Client
 
-from host.browser_options import BrowserOptions, InitScript
-from host.core import Host
-from host.results import ToolOutcome
+from host.calls.core import Host
+from host.calls.results import ToolOutcome
+from host.settings.browser_options import BrowserOptions, InitScript
 from host_tests.host_helpers import (
     PYTHON,
     REPO,
@@ -544,8 +544,8 @@ def test_ignore_https_errors_accepts_a_self_signed_certificate(
 
 @pytest.mark.parametrize("key", ["config", "help", "h", "stdio-please"])
 def test_a_config_file_cannot_name_config_help_or_an_unknown_key(tmp_path: Path, key: str) -> None:
-    from host.cli import build_parser, subcommands
-    from host.config_file import ConfigFileError, config_key, with_config
+    from host.commands.cli import build_parser, subcommands
+    from host.settings.config_file import ConfigFileError, config_key, with_config
 
     serve = subcommands(build_parser()).choices["serve"]
     keys = {config_key(action) for action in serve._actions} - {None}

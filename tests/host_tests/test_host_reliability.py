@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from host.core import Host
+from host.calls.core import Host
 from host_tests.host_helpers import (
     PYTHON,
     REPO,

@@ -13,9 +13,9 @@ import jsonschema
 import pytest
 import yaml
 
-from host.core import Host
-from host.descriptors import HOST_TOOLS_DIR
-from host.results import ToolOutcome
+from host.calls.core import Host
+from host.calls.results import ToolOutcome
+from host.shared.descriptors import HOST_TOOLS_DIR
 from host_tests.host_helpers import (
     REPO,
     AppServer,
@@ -342,7 +342,7 @@ def test_host_descriptors_are_valid_and_the_host_never_imports_the_generator() -
         jsonschema.Draft202012Validator.check_schema(descriptor["parameters"])
         assert descriptor["parameters"]["additionalProperties"] is False, path
         assert descriptor["name"] == path.name.removesuffix(".tool.yaml")
-    for source in sorted((REPO / "host").glob("*.py")):
+    for source in sorted((REPO / "host").rglob("*.py")):
         for node in ast.walk(ast.parse(source.read_text())):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and node.module:

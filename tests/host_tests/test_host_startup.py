@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 
 import pytest
 
-from host.browser import BrowserPool
-from host.core import Host
-from host.keys import SessionKey
+from host.browsers.browser import BrowserPool
+from host.calls.core import Host
+from host.sessions.keys import SessionKey
 from host_tests.host_helpers import (
     CHROMIUM,
     PYTHON,
@@ -117,7 +117,7 @@ MODULES_AT_EXIT = textwrap.dedent(
     import atexit, json, sys
     out = sys.argv[1]
     atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
-    from host.cli import main
+    from host.commands.cli import main
     sys.exit(main(["serve", "--stdio", *sys.argv[2:]]))
     """
 )
@@ -148,8 +148,8 @@ def test_a_stdio_host_imports_only_what_stdio_needs(tmp_path: Path) -> None:
         "httpx",
         "mcp.server.mcpserver",
         "mcp.server.stdio",
-        "host.http_app",
-        "host.http_server",
+        "host.transports.http_app",
+        "host.transports.http_server",
         "jsonschema",
     ):
         assert not family(modules, unwanted), family(modules, unwanted)
@@ -162,8 +162,8 @@ def test_a_stdio_host_imports_only_what_stdio_needs(tmp_path: Path) -> None:
 LAZY_TOOLS = textwrap.dedent(
     """
     import json, sys
-    from host import generated
-    from host.registry import ToolRegistry
+    from host.calls import generated
+    from host.calls.registry import ToolRegistry
 
     def loaded():
         return sorted(m for m in sys.modules if m.startswith("playwright_tools.tools."))
@@ -212,7 +212,7 @@ DEFERRED = textwrap.dedent(
     """
     import json, sys
     import tracker
-    from host.lazy_packages import defer_init, is_deferred
+    from host.shared.lazy_packages import defer_init, is_deferred
 
     seen = {}
     seen["deferred"] = defer_init("pkg.sub")
@@ -407,8 +407,8 @@ def test_a_stdio_host_closed_while_its_browser_starts_exits_and_leaves_nothing()
 CLOSE_WHILE_STARTING = textwrap.dedent(
     """
     import asyncio, sys
-    from host.browser import BrowserPool
-    from host.config import HostConfig
+    from host.browsers.browser import BrowserPool
+    from host.settings.config import HostConfig
 
     async def main(turns):
         pool = BrowserPool(HostConfig())

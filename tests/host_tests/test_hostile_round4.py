@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from host.page_guards import LASTING_WORKERS_REFUSED
+from host.sessions.page_guards import LASTING_WORKERS_REFUSED
 from host_tests.host_helpers import PYTHON, REPO, LoopThread, ServedHost, serve_host, wait_until
 from host_tests.hostile_pages import HostilePages, start_hostile_pages
 from host_tests.test_host_security import request

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from host.core import Host
-from host.keys import SessionKey
-from host.limits import ArgumentLimits, check_arguments, json_safe
-from host.results import ToolOutcome
+from host.calls.core import Host
+from host.calls.results import ToolOutcome
+from host.sessions.keys import SessionKey
+from host.settings.limits import ArgumentLimits, check_arguments, json_safe
 from host_tests.host_helpers import (
     CHROMIUM,
     LoopThread,

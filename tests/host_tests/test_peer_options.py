@@ -1,4 +1,4 @@
-"""Issue 36: `serve` under @playwright/mcp 0.0.83's option names (host/peer_options.py).
+"""Issue 36: `serve` under @playwright/mcp 0.0.83's option names (host/settings/peer_options.py).
 
 Each option the peer's `--help` lists is either taken with the peer's meaning and units, checked
 where it shows (a real host over MCP with the official SDK client, in Chromium), or refused at
@@ -22,9 +22,9 @@ import pytest
 from local_server import serve
 from mcp import Client
 
-from host.browser_options import OptionError
-from host.cli import build_parser, config_from, subcommands
-from host.config_file import ConfigFileError, with_config
+from host.commands.cli import build_parser, config_from, subcommands
+from host.settings.browser_options import OptionError
+from host.settings.config_file import ConfigFileError, with_config
 from host_tests.host_helpers import (
     CHROMIUM,
     PYTHON,

@@ -25,10 +25,10 @@ import pytest
 from local_server import LocalServer, serve
 from mcp import Client, StdioServerParameters
 
-from host.caps import CAPS
-from host.core import Host
-from host.mcp_server import build_server
+from host.calls.core import Host
+from host.settings.caps import CAPS
 from host.trails.trail import read_trail
+from host.transports.mcp_server import build_server
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, host_config
 
 # The peer's argument names (required ones marked *) for every tool this issue adds.

@@ -23,7 +23,7 @@ import yaml
 from local_server import LocalServer, serve
 from mcp import Client, StdioServerParameters
 
-from host.registry import ToolRegistry
+from host.calls.registry import ToolRegistry
 from host.trails.trail import read_trail
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, descendants
 
@@ -310,8 +310,8 @@ def test_models_see_the_agent_toolset_and_every_surfaced_tool(tmp_path: Path) ->
 
 
 def test_the_user_agent_is_sent_and_reported_by_every_tab(pages: FormPages) -> None:
-    from host.config import HostConfig
-    from host.core import Host
+    from host.calls.core import Host
+    from host.settings.config import HostConfig
 
     agent = "TrailBot/1.0 (tests)"
 
@@ -334,8 +334,8 @@ def test_the_user_agent_is_sent_and_reported_by_every_tab(pages: FormPages) -> N
 def download(pages: FormPages, tmp_path: Path, cap: int) -> list[Any]:
     """The notes of a click that starts a download, and of the calls after it until the download
     is reported (on a loaded machine the download event may come just after the click)."""
-    from host.config import HostConfig
-    from host.core import Host
+    from host.calls.core import Host
+    from host.settings.config import HostConfig
 
     async def run() -> list[Any]:
         async with Host(HostConfig(output_dir=tmp_path, max_download_bytes=cap)) as host:
@@ -373,8 +373,8 @@ def test_a_download_is_saved_and_reported(pages: FormPages, tmp_path: Path) -> N
 
 
 def test_codegen_puts_the_playwright_line_beside_the_result(pages: FormPages) -> None:
-    from host.config import HostConfig
-    from host.core import Host
+    from host.calls.core import Host
+    from host.settings.config import HostConfig
 
     async def run() -> list[Any]:
         async with Host(HostConfig(codegen="python")) as host:
@@ -391,9 +391,9 @@ def test_codegen_puts_the_playwright_line_beside_the_result(pages: FormPages) ->
 
 
 def test_with_http_each_caller_has_its_own_trail(pages: FormPages, tmp_path: Path) -> None:
-    from host.config import HostConfig
-    from host.core import Host
-    from host.keys import SessionKey
+    from host.calls.core import Host
+    from host.sessions.keys import SessionKey
+    from host.settings.config import HostConfig
 
     async def run() -> None:
         config = HostConfig(record=tmp_path, record_per_caller=True)
@@ -450,8 +450,8 @@ def test_targets_that_navigate_or_vanish_are_still_recorded(
 ) -> None:
     """The stable locator is read alongside the call, ahead of its work on the page: a link that
     navigates away and a button that removes itself are recorded all the same."""
-    from host.config import HostConfig
-    from host.core import Host
+    from host.calls.core import Host
+    from host.settings.config import HostConfig
 
     trail = tmp_path / "nav.trail.yaml"
 
@@ -478,8 +478,8 @@ def test_targets_that_navigate_or_vanish_are_still_recorded(
 def test_text_typed_where_the_keys_moved_focus_is_checked_there(
     pages: FormPages, tmp_path: Path
 ) -> None:
-    from host.config import HostConfig
-    from host.core import Host
+    from host.calls.core import Host
+    from host.settings.config import HostConfig
 
     trail = tmp_path / "keys.trail.yaml"
 

@@ -1,4 +1,4 @@
-"""The cache of parsed YAML the host starts with (host/yaml_cache.py): the same data as a parse,
+"""The cache of parsed YAML the host starts with (host/shared/yaml_cache.py): the same data as a parse,
 a text that changed parsed again, and a damaged or unwritable cache the same as none."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import datetime
 from pathlib import Path
 from typing import Any
 
-from host.descriptors import parse_yaml
-from host.registry import ToolRegistry
-from host.yaml_cache import YamlCache, default_location
+from host.calls.registry import ToolRegistry
+from host.shared.descriptors import parse_yaml
+from host.shared.yaml_cache import YamlCache, default_location
 
 TEXT = (
     "name: one\nflag: true\nschema: {type: object, properties: {x: {type: number, maximum: 3}}}\n"

@@ -1,0 +1,79 @@
+"""The short page feedback an agent action answers with, instead of `null`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from playwright.async_api import Error as PlaywrightError
+
+from host.calls.results import Rendered
+from host.sessions.session import Session, describe_dialog
+from host.shared.jsontypes import JsonObject, JsonValue
+
+
+async def page_feedback(session: Session, extra: JsonObject | None = None) -> Rendered:
+    """`{url, title, tabs, tab, dialog?, requests?, console?, consoleErrors?}` of the session
+    after an action, plus `extra` (the action's own answer) first.
+
+    Guarantees: first waits, boundedly, for what the action set off (host/sessions/settle.py: a
+    navigation, dialog, tab, download or requests), so the URL is where the action led; waits no
+    longer than one action may for the title (read within the action timeout, and skipped while
+    a dialog blocks the tab, since a page with an open dialog runs no script), so a busy machine
+    still reports the real title; `requests` are the fetch/XHR requests and navigations the
+    action started; `console` the messages at or above the console level, and `consoleErrors`
+    the errors, logged since the previous feedback, each cut to 300 characters.
+    """
+    watch = session.watch
+    if watch is not None:
+        await watch.settle()
+    value: JsonObject = dict(extra or {})
+    tab = session.current
+    lines = [f"{key}: {_short(item)}" for key, item in value.items() if item is not None]
+    if tab is not None and not tab.crashed:
+        value["url"] = tab.page.url
+        title = ""
+        if session.blocking_dialog() is None:
+            with contextlib.suppress(PlaywrightError, TimeoutError):
+                async with asyncio.timeout(session.config.action_timeout):
+                    title = await tab.page.title()
+        value["title"] = title
+        lines.append(f"page: {_short(tab.page.url)[:500]} ({title!r})")
+    value["tabs"] = len(session.tabs)
+    value["tab"] = session.index_of(tab.page) if tab is not None else None
+    if len(session.tabs) > 1:
+        lines.append(f"tabs: {len(session.tabs)}, current {value['tab']} (browser_tabs to switch)")
+    dialog = session.blocking_dialog()
+    if dialog is not None:
+        value["dialog"] = describe_dialog(dialog)
+        lines.append(
+            f"dialog open: {dialog.type} {dialog.message[:200]!r} (answer with browser_handle_dialog)"
+        )
+    if tab is not None and tab.file_chooser is not None:
+        value["fileChooser"] = "open"
+        lines.append(
+            "file chooser open (answer with browser_file_upload: paths, or none to cancel)"
+        )
+    if watch is not None:
+        requests = watch.report()
+        if requests:
+            value["requests"] = requests
+            lines.append("requests: " + " | ".join(str(r) for r in requests))
+    errors = session.take_new_errors()
+    if errors:
+        value["consoleErrors"] = list[JsonValue](errors)
+    messages, dropped = session.take_new_console()
+    if messages:
+        value["console"] = list[JsonValue](messages)
+        shown = " | ".join(f"[{m['level']}] {m['text']}" for m in messages)
+        more = f" (and {dropped} earlier: browser_console_messages)" if dropped else ""
+        lines.append(f"new console messages: {shown}{more}")
+    elif errors:
+        lines.append("new console errors: " + " | ".join(errors))
+    return Rendered(value, "\n".join(lines))
+
+
+def _short(value: JsonValue) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 2000 else text[:2000] + "..."

@@ -1,0 +1,209 @@
+"""`--config PATH`: a YAML or JSON file whose keys are a command's long option names
+(`viewport-size: 800x600`, `headed: true`, `init-script: [a.js, b.js]`).
+
+Guarantees: the file's options are read as if given before the command line's, so the command
+line wins (a repeatable option given on the command line replaces the file's list); an unknown
+key, a value of the wrong kind, or a value the option refuses is a `ConfigFileError` naming the
+key and the file, raised before anything starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import yaml
+
+from host.settings.peer_options import PEER_CONFIG_KEYS, Refused
+
+MAX_CONFIG_BYTES = 1024 * 1024
+CONFIG_OPTION = "--config"
+
+
+class ConfigFileError(ValueError):
+    """The config file cannot be used; the message names the file, the key and the fix."""
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        CONFIG_OPTION,
+        type=Path,
+        metavar="PATH",
+        help="read options from a YAML or JSON file whose keys are the long option names "
+        "(viewport-size: 800x600); the command line wins",
+    )
+
+
+def with_config(
+    parser: argparse.ArgumentParser, argv: Sequence[str]
+) -> tuple[list[str], dict[str, str]]:
+    """`argv` (a command's arguments, after its name) with the options of its `--config` file
+    put in front (`argv` itself if it names no config file), and for each option the file set,
+    where it was set (`'viewport-size' in host.yaml`): a value refused later names the file."""
+    path = _config_path(argv)
+    if path is None:
+        return list(argv), {}
+    data = _load(path)
+    given = _given(parser, argv)
+    options = {name: action for action in parser._actions if (name := config_key(action))}
+    tokens: list[str] = []
+    origins: dict[str, str] = {}
+    for key, value in data.items():
+        where = f"{key!r} in {path}"
+        if (isinstance(key, str) and key in PEER_CONFIG_KEYS) or (
+            isinstance(value, dict) and key == "browser"
+        ):
+            raise ConfigFileError(
+                f"{where} is @playwright/mcp's nested config, which this host does not read; "
+                "write each option under its long name (viewport-size: 1280x720, port: 8931)"
+            )
+        if not isinstance(key, str) or key not in options:
+            known = ", ".join(sorted(options))
+            raise ConfigFileError(f"unknown option {where}; known: {known}")
+        action = options[key]
+        if action in given:
+            continue  # the command line wins
+        tokens += _tokens(parser, action, value, where)
+        origins[action.option_strings[0]] = where
+    return [*tokens, *argv], origins
+
+
+def config_key(action: argparse.Action) -> str | None:
+    """The key a config file names `action` by: its first option string without the dashes
+    (`viewport-size` for `--viewport-size`); None for what a file cannot set (an argument
+    without a long first name, `--config` itself, `--help`). docs/options.md lists these keys."""
+    if not action.option_strings or not action.option_strings[0].startswith("--"):
+        return None
+    key = action.option_strings[0][2:]
+    return None if key in ("config", "help") else key
+
+
+def where_set(option: str, origins: dict[str, str]) -> str:
+    """` (set by 'key' in FILE)` for an option the config file set, else nothing."""
+    return f" (set by {origins[option]})" if option in origins else ""
+
+
+def _config_path(argv: Sequence[str]) -> Path | None:
+    for index, token in enumerate(argv):
+        if token == CONFIG_OPTION:
+            if index + 1 >= len(argv):
+                return None  # argparse reports the missing value
+            return Path(argv[index + 1])
+        if token.startswith(CONFIG_OPTION + "="):
+            return Path(token.split("=", 1)[1])
+    return None
+
+
+def _load(path: Path) -> dict[object, object]:
+    try:
+        if not path.is_file():
+            raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not a file")
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigFileError(
+                f"{CONFIG_OPTION}: {path} is larger than {MAX_CONFIG_BYTES} bytes"
+            )
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigFileError(f"{CONFIG_OPTION}: cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as error:
+        kind = "JSON" if path.suffix == ".json" else "YAML"
+        raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not valid {kind}: {error}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigFileError(
+            f"{CONFIG_OPTION}: {path} must hold a mapping of option names to values"
+        )
+    return data
+
+
+def _given(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[argparse.Action]:
+    """The actions the command line itself uses."""
+    given: set[argparse.Action] = set()
+    for token in argv:
+        if not token.startswith("--"):
+            continue
+        name = token.split("=", 1)[0]
+        for action in parser._actions:
+            if name in action.option_strings:
+                given.add(action)
+    for group in parser._mutually_exclusive_groups:  # --stdio on the command line drops http:
+        if given.intersection(group._group_actions):
+            given.update(group._group_actions)
+    return given
+
+
+def _endpoint_entry(value: object, where: str) -> object:
+    """A `browser-endpoint` item may be `{url: ws://..., max: 8}`: the URL with `?max=8`."""
+    if not isinstance(value, dict):
+        return value
+    url, limit = value.get("url"), value.get("max")
+    unknown = sorted(set(value) - {"url", "max"})
+    if not isinstance(url, str) or unknown:
+        raise ConfigFileError(
+            f"{where}: an endpoint entry is {{url: ..., max: N}}"
+            + (f" (unknown key {', '.join(map(str, unknown))})" if unknown else "")
+        )
+    if limit is None:
+        return url
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        raise ConfigFileError(f"{where}: max must be a whole number")
+    if "#" in url or "max=" in url.partition("?")[2]:
+        raise ConfigFileError(f"{where}: give max once, as the entry's max or in a URL without #")
+    return f"{url}{'&' if '?' in url else '?'}max={limit}"
+
+
+def _json_entry(value: object, where: str) -> object:
+    """`selenium-capabilities` may be a mapping: its JSON text."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+
+
+# Options whose values a config file may give as structures, and how they become text.
+_STRUCTURED = {"--browser-endpoint": _endpoint_entry, "--selenium-capabilities": _json_entry}
+
+
+def _tokens(
+    parser: argparse.ArgumentParser, action: argparse.Action, value: object, where: str
+) -> list[str]:
+    flag = action.option_strings[0]
+    if isinstance(action, Refused):
+        raise ConfigFileError(f"{where}: not supported by this host: {action.why}")
+    structured = _STRUCTURED.get(flag)
+    if structured is not None:
+        value = (
+            [structured(v, where) for v in value]
+            if isinstance(value, list)
+            else structured(value, where)
+        )
+    if action.nargs == 0:  # store_true
+        if not isinstance(value, bool):
+            raise ConfigFileError(f"{where} must be true or false")
+        return [flag] if value else []
+    repeatable = isinstance(action, argparse._AppendAction)
+    if isinstance(value, list):
+        if not all(
+            isinstance(item, str | int | float) and not isinstance(item, bool) for item in value
+        ):
+            raise ConfigFileError(f"{where} must be a list of strings or numbers")
+        items = [str(item) for item in value]
+        # A list for a one-value option is its comma-separated form (grant-permissions: [a, b]).
+        values = items if repeatable else [",".join(items)]
+    elif isinstance(value, str | int | float) and not isinstance(value, bool):
+        values = [str(value)]
+    else:
+        raise ConfigFileError(f"{where} must be a string or a number")
+    tokens: list[str] = []
+    for text in values:
+        try:
+            converted = parser._get_value(action, text)
+            parser._check_value(action, converted)
+        except argparse.ArgumentError as error:
+            raise ConfigFileError(f"{where}: {error.message}") from None
+        tokens += [flag, text]
+    return tokens
