@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,3 +74,30 @@ def defined_tests(path: Path) -> set[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.name.startswith("test_")
     }
+
+
+# A case: test('title', …), test.skip('title', …) and the like; a conditional skip such as
+# test.skip(browser !== 'chromium', '…') starts with an expression, not a string, and is no case.
+CASE = re.compile(
+    r"""^\s*test(?:\.(?:only|skip|fixme|fail|slow))?\(\s*(['"`])((?:\\.|(?!\1).)*)\1""",
+    re.MULTILINE,
+)
+
+
+def spec_titles(source: str) -> list[str]:
+    """The case titles of one spec file, in order; a repeated title gets " (2)", " (3)"."""
+    titles: list[str] = []
+    for match in CASE.finditer(source):
+        title = re.sub(r"\\(.)", r"\1", match.group(2))
+        count = sum(1 for t in titles if t == title or t.startswith(title + " ("))
+        titles.append(title if count == 0 else f"{title} ({count + 1})")
+    return titles
+
+
+def compare(cases: Sequence[Case], titles: Sequence[str]) -> list[str]:
+    """One line per title the spec has and the ledger lacks, or the ledger has and the spec not."""
+    listed = {c.title for c in cases}
+    spec = cases[0].spec if cases else "?"
+    lines = [f"{spec}: not in the ledger: {t!r}" for t in titles if t not in listed]
+    lines += [f"{spec}: no longer in the spec: {c.title!r}" for c in cases if c.title not in titles]
+    return lines
