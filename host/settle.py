@@ -127,6 +127,12 @@ class ActionWatch:
                     found.append(request)
         return found
 
+    def skip(self) -> None:
+        """The call only read the page (one tool with reading and acting forms, `webBrowser`):
+        its feedback does not wait, and reports no requests."""
+        self.settled = True
+        self.requests.clear()
+
     async def settle(self) -> None:
         """Wait for what the action set off, as @playwright/mcp does (see the module)."""
         if self.settled or self.settle_s <= 0:
