@@ -325,6 +325,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         dialog_policy=args.dialogs,
         settle_timeout=_settle_seconds(args.timeout_settle),
         console_level=args.console_level,
+        snapshot_mode=args.snapshot_mode,
         toolsets=_toolsets(args.toolset),
         generated_dir=args.generated,
         token=token,

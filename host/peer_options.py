@@ -246,13 +246,11 @@ def add_peer_options(
     )
     parser.add_argument(
         "--snapshot-mode",
-        type=_only(
-            "none",
-            "action results carry feedback, not a snapshot; call browser_snapshot for one",
-        ),
+        choices=("none", "full"),
+        default="none",
         metavar="MODE",
-        help="@playwright/mcp's snapshot in each action's result: only none, this host's way "
-        "(browser_snapshot takes one)",
+        help="the page's snapshot in each action's result: none (default: a few lines of "
+        "feedback; browser_snapshot takes one) or full (@playwright/mcp's default)",
     )
     parser.add_argument(
         "--file-paths",

@@ -35,7 +35,9 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
         path = save_output(
             call.config.output_dir, "snapshots", requested, ".yml", snapshot.encode("utf-8")
         )
-        saved = await page_feedback(call.session, {"path": str(path), "chars": len(snapshot)})
+        saved = await page_feedback(
+            call.session, {"path": str(path), "chars": len(snapshot)}, snapshot=False
+        )
         return Rendered(dict(saved), f"{saved.text}\nsnapshot saved to {path}")
     limit = call.config.snapshot_limit
     value: JsonObject = {}
@@ -47,7 +49,7 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
             "part) or a depth to see the rest"
         )
     record_refs(tab, snapshot)
-    feedback = await page_feedback(call.session)
+    feedback = await page_feedback(call.session, snapshot=False)
     value = {**feedback, **value, "snapshot": snapshot}
     note = f"\n[{value['truncated']}]" if "truncated" in value else ""
     return Rendered(value, f"{feedback.text}\nsnapshot:\n{snapshot}{note}")

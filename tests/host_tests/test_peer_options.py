@@ -45,7 +45,7 @@ BAD_STARTS: list[tuple[str, list[str], list[str]]] = [
     ("bad attribute", ["--test-id-attribute", "data qa"], ["--test-id-attribute", "data-qa"]),
     ("image mode", ["--image-responses", "some"], ["--image-responses", "allow"]),
     ("another browser", ["--browser", "firefox"], ["--browser", "only 'chromium'"]),
-    ("snapshots in results", ["--snapshot-mode", "full"], ["--snapshot-mode", "browser_snapshot"]),
+    ("snapshot mode", ["--snapshot-mode", "incremental"], ["--snapshot-mode", "invalid choice"]),
     ("relative paths", ["--file-paths", "relative"], ["--file-paths", "absolute"]),
     ("host without port", ["--host", "127.0.0.1"], ["--host", "--port"]),
     ("port and stdio", ["--port", "8931"], ["--port", "not allowed with argument --stdio"]),
@@ -254,6 +254,33 @@ def test_peer_options_take_effect_in_a_real_host(page_url: str) -> None:
     assert is_error and "1200ms" in message, message
     assert facts["shot"] == ["text"]  # omit: the screenshot's text alone
     assert facts["sw"] is not None and facts["sw"]["result"] == "blocked"
+
+
+def test_snapshot_mode_full_puts_the_snapshot_in_each_action_result(page_url: str) -> None:
+    """The peer's default: an action's result carries the page's snapshot, whose refs the next
+    call takes; without the option (this host's default) it carries none."""
+    served = serve_host("--snapshot-mode", "full")
+    plain = serve_host()
+    try:
+
+        async def run() -> tuple[str, str, Any, str]:
+            async with Client(served.mcp_url) as client, Client(plain.mcp_url) as other:
+                navigated = text(await client.call_tool("browser_navigate", {"url": page_url}))
+                ref = re.search(r'button "Go" \[ref=(e\d+)\]', navigated)
+                assert ref, navigated
+                clicked = await client.call_tool("browser_click", {"ref": ref.group(1)})
+                title = await client.call_tool("browser_evaluate", {"expression": "document.title"})
+                bare = text(await other.call_tool("browser_navigate", {"url": page_url}))
+                return text(clicked), bare, title.structured_content, navigated
+
+        clicked, bare, title, navigated = asyncio.run(run())
+    finally:
+        served.stop()
+        plain.stop()
+    assert title is not None and title["result"] == "clicked"
+    assert "snapshot:" in navigated and "snapshot:" in clicked, clicked
+    assert 'button "Other"' in clicked  # the page after the click, in the click's own result
+    assert "snapshot:" not in bare and "[ref=" not in bare
 
 
 def test_image_responses_only_sends_the_image_alone(page_url: str) -> None:
