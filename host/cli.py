@@ -326,6 +326,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         settle_timeout=_settle_seconds(args.timeout_settle),
         console_level=args.console_level,
         snapshot_mode=args.snapshot_mode,
+        snapshot_boxes=args.snapshot_boxes,
         toolsets=_toolsets(args.toolset),
         generated_dir=args.generated,
         token=token,

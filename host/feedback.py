@@ -93,7 +93,9 @@ async def _snapshot(session: Session, tab: Tab) -> str | None:
     timeout = session.config.action_timeout
     try:
         async with asyncio.timeout(timeout):
-            text = await tab.page.aria_snapshot(mode="ai", timeout=timeout * 1000)
+            text = await tab.page.aria_snapshot(
+                mode="ai", timeout=timeout * 1000, boxes=session.config.snapshot_boxes
+            )
     except (PlaywrightError, TimeoutError):
         return None
     limit = session.config.snapshot_limit

@@ -253,6 +253,12 @@ def add_peer_options(
         "feedback; browser_snapshot takes one) or full (@playwright/mcp's default)",
     )
     parser.add_argument(
+        "--snapshot-boxes",
+        action="store_true",
+        help="each element of a snapshot also shows its box, [box=x,y,width,height] in CSS "
+        "pixels relative to the viewport",
+    )
+    parser.add_argument(
         "--file-paths",
         type=_only("absolute", "results show absolute paths"),
         metavar="MODE",
@@ -292,7 +298,6 @@ _REFUSED: tuple[tuple[str, str, int | None], ...] = (
         "it writes no session log; give --record PATH for a trail of the calls",
         0,
     ),
-    ("--snapshot-boxes", "snapshots carry no bounding boxes yet", 0),
 )
 
 

@@ -18,7 +18,11 @@ from host.targets import locate, record_refs
 async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
     tab = call.tab
     depth = args.get("depth")
-    kwargs: dict[str, object] = {"mode": "ai", "timeout": call.config.action_timeout * 1000}
+    kwargs: dict[str, object] = {
+        "mode": "ai",
+        "timeout": call.config.action_timeout * 1000,
+        "boxes": call.config.snapshot_boxes,
+    }
     if isinstance(depth, int):
         kwargs["depth"] = depth
     target = args.get("target")

@@ -65,7 +65,6 @@ BAD_STARTS: list[tuple[str, list[str], list[str]]] = [
     ("init page", ["--init-page", "init.ts"], ["--init-page", "--init-script"]),
     ("output size", ["--output-max-size", "1000"], ["--output-max-size", "not supported"]),
     ("session log", ["--save-session"], ["--save-session", "--record"]),
-    ("boxes", ["--snapshot-boxes"], ["--snapshot-boxes", "not supported"]),
 ]
 
 
@@ -258,8 +257,9 @@ def test_peer_options_take_effect_in_a_real_host(page_url: str) -> None:
 
 def test_snapshot_mode_full_puts_the_snapshot_in_each_action_result(page_url: str) -> None:
     """The peer's default: an action's result carries the page's snapshot, whose refs the next
-    call takes; without the option (this host's default) it carries none."""
-    served = serve_host("--snapshot-mode", "full")
+    call takes; without the option (this host's default) it carries none. With
+    --snapshot-boxes, each element shows its box."""
+    served = serve_host("--snapshot-mode", "full", "--snapshot-boxes")
     plain = serve_host()
     try:
 
@@ -270,10 +270,20 @@ def test_snapshot_mode_full_puts_the_snapshot_in_each_action_result(page_url: st
                 assert ref, navigated
                 clicked = await client.call_tool("browser_click", {"ref": ref.group(1)})
                 title = await client.call_tool("browser_evaluate", {"expression": "document.title"})
+                box = await client.call_tool(
+                    "browser_evaluate",
+                    {
+                        "expression": "(r => [r.x, r.y, r.width, r.height].map(Math.round).join())"
+                        "(document.querySelector('[data-testid=go]').getBoundingClientRect())"
+                    },
+                )
+                snapshot = text(await client.call_tool("browser_snapshot", {}))
                 bare = text(await other.call_tool("browser_navigate", {"url": page_url}))
-                return text(clicked), bare, title.structured_content, navigated
+                assert box.structured_content is not None
+                boxes = (box.structured_content["result"], snapshot)
+                return text(clicked), bare, title.structured_content, navigated, boxes
 
-        clicked, bare, title, navigated = asyncio.run(run())
+        clicked, bare, title, navigated, (box, snapshot) = asyncio.run(run())
     finally:
         served.stop()
         plain.stop()
@@ -281,6 +291,12 @@ def test_snapshot_mode_full_puts_the_snapshot_in_each_action_result(page_url: st
     assert "snapshot:" in navigated and "snapshot:" in clicked, clicked
     assert 'button "Other"' in clicked  # the page after the click, in the click's own result
     assert "snapshot:" not in bare and "[ref=" not in bare
+    # --snapshot-boxes: each element's box as the page measures it, in browser_snapshot and in
+    # the action's own snapshot alike.
+    line = next(x for x in snapshot.splitlines() if 'button "Other"' in x)
+    assert f"[box={box}]" in line, (box, line)
+    assert f"[box={box}]" in clicked
+    assert "[box=" not in bare
 
 
 def test_image_responses_only_sends_the_image_alone(page_url: str) -> None:
