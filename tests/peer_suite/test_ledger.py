@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from peer_suite.ledger import TESTS, cases_of, defined_tests, spec_titles, suite_modules
+from peer_suite.ledger import (
+    TESTS,
+    Case,
+    cases_of,
+    compare,
+    defined_tests,
+    spec_titles,
+    suite_modules,
+)
 
 # The spec files issue 36 names (microsoft/playwright tests/mcp/). "emulation.spec.ts" is named
 # there too but does not exist in the peer's repository; device.spec.ts stands for it (and
@@ -90,6 +98,19 @@ def test_case_titles_are_read_as_the_peer_writes_them() -> None:
     )
     titles = spec_titles(source)
     assert titles == ["browser_type", "it's slow", "a 'quoted' title", "browser_type (2)"]
+
+
+def test_a_title_made_in_a_loop_is_listed_once_per_value() -> None:
+    titles = spec_titles(
+        "for (const type of ['png', 'jpeg'])\n  test(`shot (type: ${type})`, async () => {});\n"
+        "test('shot', async () => {});\ntest('shot (full)', async () => {});\n"
+    )
+    assert titles == ["shot (type: ${type})", "shot", "shot (full)"]
+    listed = [Case("x.spec.ts", t, "test_x") for t in ["shot (type: png)", "shot", "shot (full)"]]
+    assert compare(listed, titles) == []
+    assert compare(listed[1:], titles) == ["x.spec.ts: not in the ledger: 'shot (type: ${type})'"]
+    stale = [*listed, Case("x.spec.ts", "gone", "test_x")]
+    assert compare(stale, titles) == ["x.spec.ts: no longer in the spec: 'gone'"]
 
 
 def test_a_newer_peer_checkout_is_compared_case_by_case(tmp_path: Path) -> None:
