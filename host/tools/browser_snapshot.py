@@ -22,7 +22,7 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
     if isinstance(depth, int):
         kwargs["depth"] = depth
     if args.get("boxes") is True:
-        # The peer's `boxes`: each element's bounding box, [box=x,y,width,height], in CSS pixels.
+        # @playwright/mcp's `boxes`: each element's [box=x,y,width,height], viewport CSS pixels.
         kwargs["boxes"] = True
     target = args.get("target")
     if isinstance(target, str):
