@@ -1,16 +1,14 @@
-"""cli-navigation.spec.ts: `go-back`, `go-forward`, `open` without a URL, `tab-new <url>` and
-`run-code`, called as our `browser_navigate_back`, `browser_navigate` (`forward`), a new session,
-`browser_tabs` and `browser_execute_python` (this host runs Playwright code in Python; the host
-below enables it)."""
+"""cli-navigation.spec.ts: `go-back`, `go-forward`, `open` without a URL and `tab-new <url>`,
+called as our `browser_navigate_back`, `browser_navigate` (`forward`), a new session and
+`browser_tabs`; its `run-code` case is cli-run-code's (this host runs Playwright code in
+Python, `browser_execute_python`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from host_agent.agent_client import Agent
-from host_tests.host_helpers import ServedHost, serve_host
+from host_tests.host_helpers import ServedHost
 
 from peer_suite.conftest import called, with_agent
 from peer_suite.peer_site import PeerSite
@@ -21,22 +19,8 @@ PEER_CASES = {
     "go-forward": "test_go_back_and_forward",
     "open without url opens about:blank": "test_a_new_session_shows_about_blank_and_tab_new",
     "tab-new with url": "test_a_new_session_shows_about_blank_and_tab_new",
-    "run-code": "test_run_code",
+    "run-code": "peer_suite/test_cli_run_code.py::test_run_code_clicks_and_returns_the_title",
 }
-
-
-@pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHost]:
-    """The suite's host with Playwright code execution on (the peer's run-code)."""
-    served = serve_host(
-        "--caps",
-        "vision,pdf,testing,storage,network",
-        "--output-dir",
-        str(tmp_path_factory.mktemp("output")),
-        "--enable-execute",
-    )
-    yield served
-    served.stop()
 
 
 def test_go_back_and_forward(host: ServedHost, server: PeerSite) -> None:
@@ -70,15 +54,3 @@ def test_a_new_session_shows_about_blank_and_tab_new(host: ServedHost, server: P
         ("about:blank", "", False),
         (server.HELLO_WORLD, "Title", True),
     ], (added, listed)
-
-
-def test_run_code(host: ServedHost, server: PeerSite) -> None:
-    async def body(agent: Agent) -> Any:
-        await agent.ok("browser_navigate", {"url": server.HELLO_WORLD})
-        ran, _ = await called(
-            agent, "browser_execute_python", {"code": "return await page.title()"}
-        )
-        return ran
-
-    ran = with_agent(host, body)
-    assert ran["success"] is True and ran["result"] == "Title", ran
