@@ -146,7 +146,7 @@ def test_click_by_ref_and_by_selector(host: ServedHost, server: PeerSite) -> Non
         targets = {
             "ref": find_ref(snapshot, r'button "Submit"'),
             "css": "button",
-            "role": "role=button[name='Submit']",
+            "role": 'getByRole("button", { name: "Submit" })',  # Playwright's locator code
         }
         for name, target in targets.items():
             await agent.ok("browser_evaluate", {"function": "() => document.body.focus()"})
@@ -154,7 +154,7 @@ def test_click_by_ref_and_by_selector(host: ServedHost, server: PeerSite) -> Non
             facts[name] = await agent.ok("browser_evaluate", {"function": FOCUSED})
         facts["wrong"] = await refused(agent, "browser_click", {"target": "#target"})
         await agent.ok("browser_navigate", {"url": server.PREFIX + "/testid"})
-        await called(agent, "browser_click", {"target": "testid=main >> role=button"})
+        await called(agent, "browser_click", {"target": 'getByTestId("main").getByRole("button")'})
         facts["testid"] = await agent.ok("browser_evaluate", {"function": FOCUSED})
         return facts
 
