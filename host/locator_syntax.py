@@ -177,13 +177,15 @@ class _Parser:
         self._expect(")")
         return found.group(0), args
 
-    def _value(self) -> Value:
+    def _value(self, options: bool = True) -> Value:
+        """A string, regular expression, number or boolean; with `options`, also an object of
+        those (one level: option values are never objects, so nesting cannot recurse deep)."""
         char = self._peek()
         if char in "'\"`":
             return self._string()
         if char == "/":
             return self._regex()
-        if char == "{":
+        if char == "{" and options:
             return self._object()
         found = re.compile(r"-?\d+(?:\.\d+)?|true|false").match(self.text, self.at)
         if not found:
@@ -244,7 +246,7 @@ class _Parser:
             self._space()
             self._expect(":")
             self._space()
-            entries[found.group(0).strip("'\"")] = self._value()
+            entries[found.group(0).strip("'\"")] = self._value(options=False)
             self._space()
             if self._peek() == ",":
                 self.at += 1

@@ -69,6 +69,8 @@ def test_selectors_are_not_read_as_code(target: str, selector: str) -> None:
         ("getByText(`${name}`)", "template strings"),
         ("getByRole('button').nth('1')", "nth takes a whole number"),
         ("getByTestId('a' + 'b')", "expected ')'"),
+        ("getByRole('button', {name: {name: 'x'}})", "unexpected '{'"),
+        ("getByText(" + "{a: " * 400 + "1", "unexpected '{'"),
     ],
 )
 def test_code_that_cannot_be_read_is_refused_saying_why(code: str, why: str) -> None:
