@@ -15,6 +15,7 @@ import re
 from playwright.async_api import Locator
 
 from host.errors import HostError
+from host.locator_syntax import selector_of_code
 from host.session import Tab
 
 REF = re.compile(r"^(?:aria-ref=)?((?:f\d+)?e\d+)$")
@@ -89,6 +90,10 @@ def set_test_id_attribute(name: str) -> None:
 
 def to_selector(target: str) -> str:
     """The Playwright selector for a target (refs become `aria-ref=`, agent engines translated)."""
+    # @playwright/mcp also takes Playwright's locator code, getByRole('button', {name: 'Go'}).
+    from_code = selector_of_code(target, _test_id[0])
+    if from_code is not None:
+        return from_code
     return " >> ".join(_translate(part) for part in split_chain(target.strip()))
 
 
