@@ -87,6 +87,11 @@ def set_test_id_attribute(name: str) -> None:
     _test_id[0] = name
 
 
+def test_id_attribute() -> str:
+    """The attribute `testid=` targets match (`--test-id-attribute`)."""
+    return _test_id[0]
+
+
 def to_selector(target: str) -> str:
     """The Playwright selector for a target (refs become `aria-ref=`, agent engines translated)."""
     return " >> ".join(_translate(part) for part in split_chain(target.strip()))

@@ -21,6 +21,9 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
     kwargs: dict[str, object] = {"mode": "ai", "timeout": call.config.action_timeout * 1000}
     if isinstance(depth, int):
         kwargs["depth"] = depth
+    if args.get("boxes") is True:
+        # @playwright/mcp's `boxes`: each element's [box=x,y,width,height], viewport CSS pixels.
+        kwargs["boxes"] = True
     target = args.get("target")
     if isinstance(target, str):
         locator = await locate(tab, target)
