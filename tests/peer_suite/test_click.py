@@ -116,7 +116,7 @@ def test_click_with_modifiers(host: ServedHost, server: PeerSite) -> None:
 
 
 @pytest.fixture(scope="module")
-def test_id_host() -> Iterator[ServedHost]:
+def testid_host() -> Iterator[ServedHost]:
     """A host started with the peer's `--test-id-attribute data-tid` (and `testing`, for
     browser_generate_locator)."""
     served = serve_host("--caps", "testing", "--test-id-attribute", "data-tid")
@@ -124,7 +124,7 @@ def test_id_host() -> Iterator[ServedHost]:
     served.stop()
 
 
-def test_click_with_the_test_id_attribute(test_id_host: ServedHost, server: PeerSite) -> None:
+def test_click_with_the_test_id_attribute(testid_host: ServedHost, server: PeerSite) -> None:
     server.set_content(
         "/",
         '<title>Title</title><button data-tid="submit" onclick="document.title = \'clicked\'">'
@@ -141,7 +141,7 @@ def test_click_with_the_test_id_attribute(test_id_host: ServedHost, server: Peer
         by_test_id, _ = await called(agent, "browser_click", {"target": "testid=submit"})
         return clicked["result"], locator["result"], by_test_id["result"]
 
-    clicked, locator, by_test_id = with_agent(test_id_host, body)
+    clicked, locator, by_test_id = with_agent(testid_host, body)
     assert clicked["title"] == "clicked" and by_test_id["title"] == "clicked"
     # The peer's code line, `page.getByTestId('submit')`: the locator names the test id.
     assert locator["locator"] == 'page.getByTestId("submit")', locator
