@@ -294,7 +294,11 @@ _REFUSED: tuple[tuple[str, str, int | None], ...] = (
         "it writes no session log; give --record PATH for a trail of the calls",
         0,
     ),
-    ("--snapshot-boxes", "snapshots carry no bounding boxes yet", 0),
+    (
+        "--snapshot-boxes",
+        "boxes are asked for per snapshot: browser_snapshot with boxes: true",
+        0,
+    ),
 )
 
 

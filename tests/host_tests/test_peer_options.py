@@ -65,7 +65,7 @@ BAD_STARTS: list[tuple[str, list[str], list[str]]] = [
     ("init page", ["--init-page", "init.ts"], ["--init-page", "--init-script"]),
     ("output size", ["--output-max-size", "1000"], ["--output-max-size", "not supported"]),
     ("session log", ["--save-session"], ["--save-session", "--record"]),
-    ("boxes", ["--snapshot-boxes"], ["--snapshot-boxes", "not supported"]),
+    ("boxes", ["--snapshot-boxes"], ["--snapshot-boxes", "not supported", "boxes: true"]),
 ]
 
 
