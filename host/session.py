@@ -280,6 +280,7 @@ class Session:
         context.on("page", session._adopt)
         context.on("close", lambda _: session._end("the browser context was closed"))
         context.on("dialog", session._on_dialog)
+        context.on("dialogclosed", session._on_dialog_closed)
         if config.page_events:
             session._listen("console")
             session._listen("pageerror")
@@ -814,6 +815,12 @@ class Session:
         if task is not None and not task.done() and self._blocks(dialog):
             self.interrupted_by_dialog = True
             task.cancel()
+
+    def _on_dialog_closed(self, dialog: Dialog) -> None:
+        # Closed by someone else (another client of a --cdp-endpoint browser, a person at a
+        # headed browser): it no longer blocks the tab (@playwright/mcp, playwright#41837).
+        if dialog in self.open_dialogs:
+            self.open_dialogs.remove(dialog)
 
     def _answer(self, dialog: Dialog, accept: bool, text: str | None, *, how: str) -> None:
         self.note({"event": "dialog", **describe_dialog(dialog), "accepted": accept, "how": how})

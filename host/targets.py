@@ -88,6 +88,11 @@ def set_test_id_attribute(name: str) -> None:
     _test_id[0] = name
 
 
+def test_id_attribute() -> str:
+    """The attribute `testid=` targets match (`--test-id-attribute`)."""
+    return _test_id[0]
+
+
 def to_selector(target: str) -> str:
     """The Playwright selector for a target (refs become `aria-ref=`, agent engines translated)."""
     # @playwright/mcp also takes Playwright's locator code, getByRole('button', {name: 'Go'}).

@@ -11,12 +11,16 @@ from playwright.async_api import Error as PlaywrightError
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
+from host.settle import loaded_within
 
 
 async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
     url = str(args["url"])
     page = call.tab.page
-    wait = str(args.get("waitUntil", "load"))
+    # Without waitUntil, as @playwright/mcp: on once the document is parsed, then `load` for at
+    # most LOAD_WAIT_S, so a page whose image or script never arrives does not time the call out.
+    wait = str(args.get("waitUntil", "domcontentloaded"))
+    response = None
     if url == "back":
         await page.go_back(wait_until=wait)  # type: ignore[arg-type]
     elif url == "forward":
@@ -35,6 +39,8 @@ async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
             if saved is None:  # still running: the session notes it when it ends
                 saved = {"event": "download_running", "detail": "reported when done"}
             return await page_feedback(call.session, {"download": saved})
-        if response is not None and response.status >= 400:
-            return await page_feedback(call.session, {"status": response.status})
+    if "waitUntil" not in args:
+        await loaded_within(page, call.session.watch)
+    if response is not None and response.status >= 400:
+        return await page_feedback(call.session, {"status": response.status})
     return await page_feedback(call.session)
