@@ -699,6 +699,7 @@ class Session:
         self._next_request_id += 1
         if len(self.requests_by_id) > self.config.buffer_limit:
             del self.requests_by_id[next(iter(self.requests_by_id))]
+        if len(self._network_index) > self.config.buffer_limit:
             del self._network_index[next(iter(self._network_index))]
 
     def _on_response(self, response: Response) -> None:
