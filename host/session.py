@@ -219,6 +219,9 @@ class Session:
         self.network: deque[tuple[Request, JsonObject]] = deque(maxlen=config.buffer_limit)
         self.network_dropped = 0
         self._network_index: dict[Request, JsonObject] = {}
+        """Each kept request's entry (the same dict in `network` while it is not taken), so a
+        status or failure that comes after browser_network_requests took it is still noted for
+        `kept_network`; pruned with `requests_by_id`."""
         self.requests_by_id: dict[int, Request] = {}
         """The latest `buffer_limit` requests by their `id` (browser_network_request), kept when
         browser_network_requests takes the list."""
@@ -683,8 +686,6 @@ class Session:
             return
         if len(self.network) == self.network.maxlen:
             self.network_dropped += 1
-            old, _ = self.network[0]
-            self._network_index.pop(old, None)
         entry: JsonObject = {
             "id": self._next_request_id,
             "method": request.method,
@@ -699,6 +700,8 @@ class Session:
         self._next_request_id += 1
         if len(self.requests_by_id) > self.config.buffer_limit:
             del self.requests_by_id[next(iter(self.requests_by_id))]
+        if len(self._network_index) > self.config.buffer_limit:
+            del self._network_index[next(iter(self._network_index))]
 
     def _on_response(self, response: Response) -> None:
         entry = self._network_index.get(response.request)
@@ -721,9 +724,13 @@ class Session:
         entries: list[JsonValue] = [dict(entry) for _, entry in self.network]
         dropped = self.network_dropped
         self.network.clear()
-        self._network_index.clear()
         self.network_dropped = 0
         return entries, dropped
+
+    def kept_network(self) -> list[JsonObject]:
+        """Every kept request (the latest `buffer_limit`), oldest first, taken or not: as
+        @playwright/mcp lists them, each under the id it keeps (browser_network_request)."""
+        return [dict(entry) for entry in self._network_index.values()]
 
     async def wait_for_response(self, url: str, status: int | None, timeout: float) -> Response:
         """The first response matching `url` (and `status`) not yet taken, else the next one."""

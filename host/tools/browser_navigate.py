@@ -6,12 +6,36 @@ schema before it runs.
 
 from __future__ import annotations
 
+import contextlib
+
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Response
 
 from host.feedback import page_feedback
 from host.jsontypes import JsonObject, JsonValue
 from host.registry import CallContext
 from host.settle import loaded_within
+
+_ERROR_PAGE_WAIT_MS = 2000
+
+
+async def _goto(page: Page, url: str, wait: str) -> Response | None:
+    """`page.goto`; when the navigation fails at the network (a blocked origin, offline, a name
+    not resolved), Chromium commits its error page a moment after goto has failed, and that late
+    commit would interrupt the session's next navigation ("interrupted by another navigation to
+    chrome-error://"). So the failure is answered once the error page is in (at most 2 s)."""
+    try:
+        return await page.goto(url, wait_until=wait)  # type: ignore[arg-type]
+    except PlaywrightError as error:
+        if "net::ERR_" in error.message and "net::ERR_ABORTED" not in error.message:
+            # No error page in time (or the page went elsewhere): the failure stands as it is.
+            with contextlib.suppress(PlaywrightError):
+                await page.wait_for_url(
+                    lambda now: now.startswith("chrome-error://"),
+                    wait_until="commit",
+                    timeout=_ERROR_PAGE_WAIT_MS,
+                )
+        raise
 
 
 async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
@@ -29,7 +53,7 @@ async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
         await page.reload(wait_until=wait)  # type: ignore[arg-type]
     else:
         try:
-            response = await page.goto(url, wait_until=wait)  # type: ignore[arg-type]
+            response = await _goto(page, url, wait)
         except PlaywrightError as error:
             if "Download is starting" not in error.message:
                 raise

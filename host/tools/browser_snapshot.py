@@ -40,7 +40,12 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
         # its path in the result; refs are the file's.
         record_refs(tab, snapshot)
         path = save_output(
-            call.config.output_dir, "snapshots", requested, ".yml", snapshot.encode("utf-8")
+            call.config.output_dir,
+            "snapshots",
+            requested,
+            ".yml",
+            # The file is output too: a secret's value shows as its ${NAME}, as in a result.
+            call.config.secrets.scrub(snapshot).encode("utf-8"),
         )
         saved = await page_feedback(
             call.session, {"path": str(path), "chars": len(snapshot)}, snapshot=False
