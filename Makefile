@@ -1,5 +1,5 @@
 # The two commands in the README. Both set everything up first (scripts/setup.sh), into .venv.
-.PHONY: generate test lint options-doc
+.PHONY: generate test lint options-doc peer-suite-doc
 
 PYTHON := .venv/bin/python
 
@@ -15,6 +15,10 @@ lint:
 # docs/options.md from the argument parsers (tests/test_docs.py fails while it is stale).
 options-doc:
 	$(PYTHON) scripts/options_doc.py
+
+# docs/peer-suite.md from tests/peer_suite's ledger (tests/peer_suite/test_ledger.py fails while stale).
+peer-suite-doc:
+	$(PYTHON) scripts/peer_suite_doc.py
 
 test:
 	./scripts/setup.sh --with-test-tools

@@ -9,11 +9,14 @@ import json
 from playwright.async_api import Error as PlaywrightError
 
 from host.calls.results import Rendered
-from host.sessions.session import Session, describe_dialog
+from host.sessions.session import Session, Tab, describe_dialog
+from host.sessions.targets import record_refs
 from host.shared.jsontypes import JsonObject, JsonValue
 
 
-async def page_feedback(session: Session, extra: JsonObject | None = None) -> Rendered:
+async def page_feedback(
+    session: Session, extra: JsonObject | None = None, *, snapshot: bool = True
+) -> Rendered:
     """`{url, title, tabs, tab, dialog?, requests?, console?, consoleErrors?}` of the session
     after an action, plus `extra` (the action's own answer) first.
 
@@ -23,7 +26,9 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
     a dialog blocks the tab, since a page with an open dialog runs no script), so a busy machine
     still reports the real title; `requests` are the fetch/XHR requests and navigations the
     action started; `console` the messages at or above the console level, and `consoleErrors`
-    the errors, logged since the previous feedback, each cut to 300 characters.
+    the errors, logged since the previous feedback, each cut to 300 characters. With
+    `--snapshot-mode full` (and `snapshot`, which browser_snapshot turns off: it shows its own)
+    the page's snapshot follows, cut as browser_snapshot's is, its refs usable by the next call.
     """
     watch = session.watch
     if watch is not None:
@@ -71,7 +76,36 @@ async def page_feedback(session: Session, extra: JsonObject | None = None) -> Re
         lines.append(f"new console messages: {shown}{more}")
     elif errors:
         lines.append("new console errors: " + " | ".join(errors))
+    if snapshot and session.config.snapshot_mode == "full" and tab is not None:
+        taken = await _snapshot(session, tab)
+        if taken is not None:
+            value["snapshot"] = taken
+            lines.append(f"snapshot:\n{taken}")
     return Rendered(value, "\n".join(lines))
+
+
+async def _snapshot(session: Session, tab: Tab) -> str | None:
+    """The current tab's snapshot for `--snapshot-mode full`, cut at the snapshot limit; None
+    while a dialog blocks the tab (a page with an open dialog answers nothing) or when the page
+    cannot give one within the action timeout (the feedback still answers)."""
+    if tab.crashed or session.blocking_dialog() is not None:
+        return None
+    timeout = session.config.action_timeout
+    try:
+        async with asyncio.timeout(timeout):
+            text = await tab.page.aria_snapshot(
+                mode="ai", timeout=timeout * 1000, boxes=session.config.snapshot_boxes
+            )
+    except (PlaywrightError, TimeoutError):
+        return None
+    limit = session.config.snapshot_limit
+    if len(text) > limit:
+        cut = text.rfind("\n", 0, limit)
+        text = (
+            text[: cut if cut > 0 else limit] + "\n[cut: browser_snapshot with a target shows more]"
+        )
+    record_refs(tab, text)
+    return text
 
 
 def _short(value: JsonValue) -> str:

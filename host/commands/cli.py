@@ -105,21 +105,22 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=900.0,
         metavar="SECONDS",
-        help="close a session after this long without a call (default 900)",
+        help="close a session after this long without a call (default 900, at most 86400)",
     )
     serve.add_argument(
         "--action-timeout",
         type=float,
         default=5.0,
         metavar="SECONDS",
-        help="Playwright's default action timeout (default 5)",
+        help="Playwright's default action timeout (default 5, at most 300)",
     )
     serve.add_argument(
         "--navigation-timeout",
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="Playwright's default navigation timeout (default 60); no call runs longer than "
+        help="Playwright's default navigation timeout (default 60, at most 300); no call runs "
+        "longer than "
         "this plus 5 seconds",
     )
     serve.add_argument(
@@ -316,12 +317,16 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         browser_endpoints=endpoints,
         selenium_capabilities=capabilities,
         max_sessions=max_sessions,
-        idle_timeout=args.idle_timeout,
-        action_timeout=args.action_timeout,
-        navigation_timeout=args.navigation_timeout,
+        idle_timeout=_seconds("--idle-timeout", args.idle_timeout, MAX_IDLE_S, 900),
+        action_timeout=_seconds("--action-timeout", args.action_timeout, MAX_CALL_S, 5),
+        navigation_timeout=_seconds(
+            "--navigation-timeout", args.navigation_timeout, MAX_CALL_S, 60
+        ),
         dialog_policy=args.dialogs,
         settle_timeout=_settle_seconds(args.timeout_settle),
         console_level=args.console_level,
+        snapshot_mode=args.snapshot_mode,
+        snapshot_boxes=args.snapshot_boxes,
         toolsets=_toolsets(args.toolset),
         generated_dir=args.generated,
         token=token,
@@ -356,6 +361,28 @@ def _toolsets(given: list[str] | None) -> tuple[str, ...]:
     """`--toolset` values, each a name or a comma-separated list of names (as `--caps`)."""
     names = [n.strip() for value in given or () for n in value.split(",") if n.strip()]
     return tuple(dict.fromkeys(names)) or ("default",)
+
+
+MAX_IDLE_S = 86_400.0
+"""The longest `--idle-timeout`: a day. Past it an idle session would hold its browser context
+for good; the cap also catches the peer's milliseconds (`--idle-timeout 3600000`, an hour there)."""
+MAX_CALL_S = 300.0
+"""The longest action or navigation timeout, as the peer's `--timeout-action` allows (300000 ms)."""
+
+
+def _seconds(option: str, value: float, most: float, default: float) -> float:
+    """A duration option in seconds: above 0 and at most `most` (NaN and infinity refused)."""
+    if not 0 < value <= most:
+        # Only --idle-timeout shares its name with the peer's, in milliseconds there.
+        unit = (
+            "; the peer's --idle-timeout is in milliseconds, this host's in seconds"
+            if option == "--idle-timeout" and value > most
+            else ""
+        )
+        raise OptionError(
+            option, f"give seconds above 0 and at most {most:g} (default {default:g}){unit}"
+        )
+    return value
 
 
 def _settle_seconds(milliseconds: float) -> float:

@@ -44,8 +44,14 @@ class Watch(Protocol):
     """What a running action set off, as the session holds it: `host.sessions.settle.ActionWatch`, which
     watches a session and so is defined above it (the session names only what it needs)."""
 
+    load_limit: float
+    """Seconds the settle may still wait for a navigation's `load` (0 once a tool waited)."""
+
     def stop(self) -> None:
         """Stop listening to the session's pages."""
+
+    def skip(self) -> None:
+        """The call only read the page: its feedback does not wait."""
 
     async def settle(self) -> None:
         """Wait, boundedly, for what the action set off."""
@@ -231,6 +237,9 @@ class Session:
         self.network: deque[tuple[Request, JsonObject]] = deque(maxlen=config.buffer_limit)
         self.network_dropped = 0
         self._network_index: dict[Request, JsonObject] = {}
+        """Each kept request's entry (the same dict in `network` while it is not taken), so a
+        status or failure that comes after browser_network_requests took it is still noted for
+        `kept_network`; pruned with `requests_by_id`."""
         self.requests_by_id: dict[int, Request] = {}
         """The latest `buffer_limit` requests by their `id` (browser_network_request), kept when
         browser_network_requests takes the list."""
@@ -292,6 +301,7 @@ class Session:
         context.on("page", session._adopt)
         context.on("close", lambda _: session._end("the browser context was closed"))
         context.on("dialog", session._on_dialog)
+        context.on("dialogclosed", session._on_dialog_closed)
         if config.page_events:
             session._listen("console")
             session._listen("pageerror")
@@ -694,8 +704,6 @@ class Session:
             return
         if len(self.network) == self.network.maxlen:
             self.network_dropped += 1
-            old, _ = self.network[0]
-            self._network_index.pop(old, None)
         entry: JsonObject = {
             "id": self._next_request_id,
             "method": request.method,
@@ -710,6 +718,8 @@ class Session:
         self._next_request_id += 1
         if len(self.requests_by_id) > self.config.buffer_limit:
             del self.requests_by_id[next(iter(self.requests_by_id))]
+        if len(self._network_index) > self.config.buffer_limit:
+            del self._network_index[next(iter(self._network_index))]
 
     def _on_response(self, response: Response) -> None:
         entry = self._network_index.get(response.request)
@@ -732,9 +742,13 @@ class Session:
         entries: list[JsonValue] = [dict(entry) for _, entry in self.network]
         dropped = self.network_dropped
         self.network.clear()
-        self._network_index.clear()
         self.network_dropped = 0
         return entries, dropped
+
+    def kept_network(self) -> list[JsonObject]:
+        """Every kept request (the latest `buffer_limit`), oldest first, taken or not: as
+        @playwright/mcp lists them, each under the id it keeps (browser_network_request)."""
+        return [dict(entry) for entry in self._network_index.values()]
 
     async def wait_for_response(self, url: str, status: int | None, timeout: float) -> Response:
         """The first response matching `url` (and `status`) not yet taken, else the next one."""
@@ -826,6 +840,12 @@ class Session:
         if task is not None and not task.done() and self._blocks(dialog):
             self.interrupted_by_dialog = True
             task.cancel()
+
+    def _on_dialog_closed(self, dialog: Dialog) -> None:
+        # Closed by someone else (another client of a --cdp-endpoint browser, a person at a
+        # headed browser): it no longer blocks the tab (@playwright/mcp, playwright#41837).
+        if dialog in self.open_dialogs:
+            self.open_dialogs.remove(dialog)
 
     def _answer(self, dialog: Dialog, accept: bool, text: str | None, *, how: str) -> None:
         self.note({"event": "dialog", **describe_dialog(dialog), "accepted": accept, "how": how})

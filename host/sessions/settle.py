@@ -19,7 +19,7 @@ from playwright.async_api import Page, Request, Response
 from host.shared.jsontypes import JsonValue
 
 if TYPE_CHECKING:  # the session holds a watch; the watch only reads the session
-    from host.sessions.session import Session
+    from host.sessions.session import Session, Watch
 
 MAX_WATCHED = 200
 """Requests one action's watch follows (a page that sends more is not waited for past these)."""
@@ -27,6 +27,9 @@ MAX_REPORTED = 10
 """Requests one result lists; the rest are counted."""
 REQUEST_WAIT_S = 5.0
 NAVIGATION_WAIT_S = 10.0
+LOAD_WAIT_S = 5.0
+"""How long a navigation a caller asked for waits for `load` once its document is parsed, as
+@playwright/mcp's navigate (a page whose image never arrives is usable, and is reported)."""
 _REPORTED_TYPES = frozenset({"fetch", "xhr"})
 
 
@@ -50,6 +53,10 @@ class ActionWatch:
         self._done: dict[Request, asyncio.Event] = {}
         self.pages: list[Page] = []
         self.settled = False
+        self.load_limit = NAVIGATION_WAIT_S
+        """How long `settle` waits for a navigation's load; a tool that already waited for its
+        own navigation's load (`loaded_within`) sets it to 0, so a page that never loads is not
+        waited for twice."""
         context = session.context
         context.on("request", self._on_request)
         context.on("response", self._on_response)
@@ -127,6 +134,12 @@ class ActionWatch:
                     found.append(request)
         return found
 
+    def skip(self) -> None:
+        """The call only read the page (one tool with reading and acting forms, `webBrowser`):
+        its feedback does not wait, and reports no requests."""
+        self.settled = True
+        self.requests.clear()
+
     async def settle(self) -> None:
         """Wait for what the action set off, as @playwright/mcp does (see the module)."""
         if self.settled or self.settle_s <= 0:
@@ -141,7 +154,7 @@ class ActionWatch:
             await self._wait([self._done[r] for r in navigations], NAVIGATION_WAIT_S)
             pages = {id(r.frame.page): r.frame.page for r in navigations}
             pages.update({id(p): p for p in self.pages})
-            limit = min(NAVIGATION_WAIT_S, self._left())
+            limit = min(self.load_limit, self._left())
             if limit > 0 and self.session.blocking_dialog() is None:
                 await asyncio.gather(
                     *(_loaded(page, limit) for page in pages.values()), return_exceptions=True
@@ -177,3 +190,11 @@ class ActionWatch:
 async def _loaded(page: Page, limit: float) -> None:
     with contextlib.suppress(Exception):  # closed, or still loading at the limit: report as is
         await page.wait_for_load_state("load", timeout=limit * 1000)
+
+
+async def loaded_within(page: Page, watch: Watch | None, limit: float = LOAD_WAIT_S) -> None:
+    """Wait up to `limit` seconds for `page`'s `load` (then go on: the page is parsed and usable),
+    and tell the call's `watch`, if any, that this navigation's load was waited for."""
+    await _loaded(page, limit)
+    if watch is not None:
+        watch.load_limit = 0.0

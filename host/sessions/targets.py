@@ -14,6 +14,7 @@ import re
 
 from playwright.async_api import Locator
 
+from host.sessions.locator_syntax import selector_of_code
 from host.sessions.session import Tab
 from host.shared.errors import HostError
 
@@ -87,8 +88,17 @@ def set_test_id_attribute(name: str) -> None:
     _test_id[0] = name
 
 
+def test_id_attribute() -> str:
+    """The attribute `testid=` targets match (`--test-id-attribute`)."""
+    return _test_id[0]
+
+
 def to_selector(target: str) -> str:
     """The Playwright selector for a target (refs become `aria-ref=`, agent engines translated)."""
+    # @playwright/mcp also takes Playwright's locator code, getByRole('button', {name: 'Go'}).
+    from_code = selector_of_code(target, _test_id[0])
+    if from_code is not None:
+        return from_code
     return " >> ".join(_translate(part) for part in split_chain(target.strip()))
 
 

@@ -28,6 +28,8 @@ CAPS: dict[str, tuple[str, ...]] = {
         "browser_sessionstorage_set",
         "browser_sessionstorage_delete",
         "browser_sessionstorage_clear",
+        "browser_storage_state",
+        "browser_set_storage_state",
     ),
     "testing": (
         "browser_verify_element_visible",

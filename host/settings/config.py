@@ -85,6 +85,13 @@ class HostConfig:
     waits for what it set off (a navigation, dialog, tab, download, requests) before answering,
     then for a navigation to load (at most 10 s) or its requests to finish (at most 5 s), as
     @playwright/mcp does (host/sessions/settle.py). 0 answers at once."""
+    snapshot_mode: str = "none"
+    """`--snapshot-mode`: "none" (this host's default: an action's feedback is a few lines) or
+    "full" (@playwright/mcp's default: the feedback also carries the page's snapshot, with refs
+    the next call can use)."""
+    snapshot_boxes: bool = False
+    """`--snapshot-boxes`: snapshots show each element's box, `[box=x,y,width,height]` in CSS
+    pixels relative to the viewport (Playwright's `aria_snapshot(boxes=True)`)."""
     console_level: str = "info"
     """`--console-level`: the least severe console messages (`error`, `warning`, `info`, `debug`)
     an action's feedback lists as new."""

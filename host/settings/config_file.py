@@ -104,7 +104,8 @@ def _load(path: Path) -> dict[object, object]:
             raise ConfigFileError(
                 f"{CONFIG_OPTION}: {path} is larger than {MAX_CONFIG_BYTES} bytes"
             )
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a leading byte order mark, which Windows editors write, is not content.
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as error:
         raise ConfigFileError(f"{CONFIG_OPTION}: cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:

@@ -246,13 +246,17 @@ def add_peer_options(
     )
     parser.add_argument(
         "--snapshot-mode",
-        type=_only(
-            "none",
-            "action results carry feedback, not a snapshot; call browser_snapshot for one",
-        ),
+        choices=("none", "full"),
+        default="none",
         metavar="MODE",
-        help="@playwright/mcp's snapshot in each action's result: only none, this host's way "
-        "(browser_snapshot takes one)",
+        help="the page's snapshot in each action's result: none (default: a few lines of "
+        "feedback; browser_snapshot takes one) or full (@playwright/mcp's default)",
+    )
+    parser.add_argument(
+        "--snapshot-boxes",
+        action="store_true",
+        help="each element of a snapshot also shows its box, [box=x,y,width,height] in CSS "
+        "pixels relative to the viewport",
     )
     parser.add_argument(
         "--file-paths",
@@ -294,7 +298,6 @@ _REFUSED: tuple[tuple[str, str, int | None], ...] = (
         "it writes no session log; give --record PATH for a trail of the calls",
         0,
     ),
-    ("--snapshot-boxes", "snapshots carry no bounding boxes yet", 0),
 )
 
 

@@ -1,5 +1,6 @@
 """Secrets a model types by name (`--secrets PATH`, a dotenv file): `${NAME}` in the text of
-`fill`, `send_keys` and the other typing tools becomes the value in the browser only.
+`fill`, `send_keys` and the other typing tools becomes the value in the browser only, and so does
+a text that is a secret's name and nothing else (`X-PASSWORD`), as @playwright/mcp takes it.
 
 Guarantees: `reveal` is the only way from a name to a value, and only typing tools call it;
 `scrub` replaces every occurrence of every value (longest first) with its `${NAME}`, so a result,
@@ -22,7 +23,8 @@ from host.shared.errors import HostError
 
 MAX_SECRETS_BYTES = 256 * 1024
 MAX_SECRETS = 256
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# `-` as well: @playwright/mcp's dotenv files name secrets such as `X-PASSWORD`.
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
 _REFERENCE = re.compile(r"\$\{(" + _NAME + r")\}")
 _LINE = re.compile(r"\s*(?:export\s+)?(" + _NAME + r")\s*=\s*(.*?)\s*")
 
@@ -45,8 +47,11 @@ class Secrets:
         return sorted(self.values)
 
     def reveal(self, text: str) -> str:
-        """`text` with each `${NAME}` of a known secret replaced by its value; raises HostError
-        `unknown_secret` for a name that is not one (only when secrets are configured)."""
+        """`text` with each `${NAME}` of a known secret replaced by its value, or the value when
+        `text` is a known secret's name and nothing else (the peer's form); raises HostError
+        `unknown_secret` for a `${NAME}` that is not one (only when secrets are configured)."""
+        if text in self.values:
+            return self.values[text]
         if not self.values or "${" not in text:
             return text
 
@@ -121,7 +126,7 @@ def read_secrets(path: Path, warnings: list[str] | None = None) -> Secrets:
         match = _LINE.fullmatch(line)
         if match is None:
             raise SecretsFileError(
-                f"{option}: {path}:{number} is not NAME=value (names: letters, digits, _)"
+                f"{option}: {path}:{number} is not NAME=value (names: letters, digits, _ and -)"
             )
         name, value = match[1], match[2]
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":

@@ -28,7 +28,9 @@ async def browser_console_messages(call: CallContext, args: JsonObject) -> JsonV
     requested = args.get("filename")
     if isinstance(requested, str):
         lines = [f"[{m.get('level')}] {m.get('text')}" for m in messages if isinstance(m, dict)]
-        data = "".join(line + "\n" for line in lines).encode("utf-8")
+        # The file is output too: a secret's value shows as its ${NAME}, as in a result.
+        text = call.config.secrets.scrub("".join(line + "\n" for line in lines))
+        data = text.encode("utf-8")
         path = save_output(call.config.output_dir, "console", requested, ".log", data)
         return {"path": str(path), "count": len(messages), "dropped": dropped}
     return {"messages": messages, "dropped": dropped}

@@ -109,10 +109,15 @@ def find_lines(
                 "after": [_clip(line).strip() for line in lines[number + 1 : end]],
             }
         )
-        shown = sorted({*path, *range(start, end)})
+        # As @playwright/mcp's snippets: the context window under its own ancestors (so context
+        # lines keep their container), and "..." only for a gap off the match's path (the jump
+        # from the path down to the window is implied).
+        on_path = {*path, number}
+        shown = sorted({*path, *_ancestors(lines, start), *range(start, end)})
         snippet: list[str] = []
         for index, line in enumerate(shown):
-            if index and line > shown[index - 1] + 1:
+            previous = shown[index - 1] if index else line
+            if line > previous + 1 and line not in on_path and previous not in on_path:
                 snippet.append(" " * _indent(lines[line]) + "...")
             snippet.append(_clip(lines[line]) + ("   <- match" if line == number else ""))
         snippets.append("\n".join(snippet))

@@ -7,6 +7,7 @@ schema before it runs.
 
 from __future__ import annotations
 
+from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
 from host.sessions.session import describe_dialog
 from host.shared.jsontypes import JsonObject, JsonValue
@@ -24,9 +25,16 @@ async def browser_handle_dialog(call: CallContext, args: JsonObject) -> JsonValu
         session.dialog_answer = (accept, prompt)
         return {"handled": None, "armed": {"accept": accept, "promptText": prompt}}
     session.open_dialogs.remove(dialog)
+    # The answer is this call's work: a dialog the page opens once this one closes (a second
+    # alert) must not interrupt it; the result lists that next dialog instead.
+    session.inflight = None
     described = describe_dialog(dialog)
     if accept:
         await (dialog.accept(prompt) if prompt is not None else dialog.accept())
     else:
         await dialog.dismiss()
-    return {"handled": {**described, "accepted": accept}, "armed": None}
+    # As @playwright/mcp: the answer comes with the page it leaves (url, title, a next dialog),
+    # so a model sees where the page is without another call.
+    return await page_feedback(
+        call.session, {"handled": {**described, "accepted": accept}, "armed": None}
+    )

@@ -15,5 +15,9 @@ from host.shared.jsontypes import JsonObject, JsonValue
 async def browser_mouse_click_xy(call: CallContext, args: JsonObject) -> JsonValue:
     x, y = float(cast(float, args["x"])), float(cast(float, args["y"]))
     button = cast(Literal["left", "middle", "right"], args.get("button", "left"))
-    await call.tab.page.mouse.click(x, y, button=button, click_count=2 if args.get("double") else 1)
+    # @playwright/mcp's `clickCount` (1-3) and `delay` (ms between press and release) are
+    # taken as it names them; `double` is ours for clickCount 2.
+    count = int(cast(int, args.get("clickCount", 2 if args.get("double") else 1)))
+    delay = float(cast(float, args.get("delay", 0)))
+    await call.tab.page.mouse.click(x, y, button=button, click_count=count, delay=delay)
     return await page_feedback(call.session)

@@ -16,7 +16,9 @@ async def browser_navigate_back(call: CallContext, args: JsonObject) -> JsonValu
     before = page.url
     # `go_back` answers None both with no history and for a same-document move (a hash or
     # pushState entry), so only "the URL did not change" says there was nowhere to go.
-    response = await page.go_back()
+    # As @playwright/mcp (its issue 1635): on once the page is back and parsed, never blocked by
+    # a `load` that does not come (an image that hangs).
+    response = await page.go_back(wait_until="domcontentloaded")
     if response is None and page.url == before:
         return await page_feedback(call.session, {"note": "no previous page in this tab"})
     return await page_feedback(call.session)

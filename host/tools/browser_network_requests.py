@@ -2,15 +2,80 @@
 resource type, status (null while pending) and failure (null unless it failed).
 
 Described by `browser_network_requests.tool.yaml` beside this file; its arguments were checked against that
-schema before it runs.
+schema before it runs. With @playwright/mcp's `static` or `filter` (never listed), the call answers
+as the peer lists them: every kept request, taken before or not, under its id; successful requests
+that are not fetch/XHR (the page, its images, scripts, styles) left out and counted unless
+`static` is true; `filter` a JavaScript regular expression the URL must match, run in the page
+(never in the host: one that backtracks without end costs that tab, within the action timeout).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from typing import cast
+
 from host.calls.registry import CallContext
+from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
+
+# Which URLs match, in the page (JavaScript's RegExp, as the peer's `new RegExp(filter)`).
+_MATCH_IN_PAGE = """([source, urls]) => {
+  let re;
+  try { re = new RegExp(source); } catch (e) { return {error: String(e.message || e)}; }
+  return {hits: urls.map(url => { re.lastIndex = 0; return re.test(url); })};
+}"""
+
+
+def _static_success(entry: JsonObject) -> bool:
+    """A request the peer leaves out unless `static`: not fetch/XHR, answered below 400."""
+    status = entry.get("status")
+    return (
+        entry.get("resourceType") not in ("fetch", "xhr")
+        and entry.get("failure") is None
+        and isinstance(status, int)
+        and status < 400
+    )
+
+
+async def _matching(call: CallContext, source: str, urls: list[str]) -> list[bool]:
+    tab = call.tab
+    try:
+        async with asyncio.timeout(call.config.action_timeout):
+            answer = await tab.page.evaluate(_MATCH_IN_PAGE, [source, urls])
+    except TimeoutError:
+        if tab.cdp is not None:
+            with contextlib.suppress(Exception):
+                await tab.cdp.send("Runtime.terminateExecution")
+        raise HostError(
+            "timeout",
+            f"the regular expression did not finish within {call.config.action_timeout:g} s "
+            "(it backtracks too much); write a simpler one",
+            path="filter",
+        ) from None
+    if not isinstance(answer, dict) or "hits" not in answer:
+        error = answer.get("error") if isinstance(answer, dict) else answer
+        raise HostError("invalid_argument", f"not a regular expression: {error}", path="filter")
+    return [bool(hit) for hit in cast(list[bool], answer["hits"])]
 
 
 async def browser_network_requests(call: CallContext, args: JsonObject) -> JsonValue:
-    entries, dropped = call.session.take_network()
-    return {"requests": entries, "dropped": dropped}
+    if "static" not in args and "filter" not in args:
+        entries, dropped = call.session.take_network()
+        return {"requests": entries, "dropped": dropped}
+    kept = call.session.kept_network()
+    shown = kept if args.get("static") else [e for e in kept if not _static_success(e)]
+    hidden = len(kept) - len(shown)
+    source = args.get("filter")
+    if isinstance(source, str) and source:
+        hits = await _matching(call, source, [str(e["url"]) for e in shown])
+        shown = [entry for entry, hit in zip(shown, hits, strict=True) if hit]
+    listed: list[JsonValue] = [*shown]
+    value: JsonObject = {"requests": listed}
+    if hidden:
+        value["hiddenStatic"] = hidden
+        value["note"] = (
+            f"{hidden} successful static request(s) (page, images, scripts, styles) not shown; "
+            "pass static: true to see them"
+        )
+    return value

@@ -18,9 +18,16 @@ from host.shared.jsontypes import JsonObject, JsonValue
 async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
     tab = call.tab
     depth = args.get("depth")
-    kwargs: dict[str, object] = {"mode": "ai", "timeout": call.config.action_timeout * 1000}
+    kwargs: dict[str, object] = {
+        "mode": "ai",
+        "timeout": call.config.action_timeout * 1000,
+        "boxes": call.config.snapshot_boxes,
+    }
     if isinstance(depth, int):
         kwargs["depth"] = depth
+    if args.get("boxes") is True:
+        # @playwright/mcp's `boxes`: each element's [box=x,y,width,height], viewport CSS pixels.
+        kwargs["boxes"] = True
     target = args.get("target")
     if isinstance(target, str):
         locator = await locate(tab, target)
@@ -33,9 +40,16 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
         # its path in the result; refs are the file's.
         record_refs(tab, snapshot)
         path = save_output(
-            call.config.output_dir, "snapshots", requested, ".yml", snapshot.encode("utf-8")
+            call.config.output_dir,
+            "snapshots",
+            requested,
+            ".yml",
+            # The file is output too: a secret's value shows as its ${NAME}, as in a result.
+            call.config.secrets.scrub(snapshot).encode("utf-8"),
         )
-        saved = await page_feedback(call.session, {"path": str(path), "chars": len(snapshot)})
+        saved = await page_feedback(
+            call.session, {"path": str(path), "chars": len(snapshot)}, snapshot=False
+        )
         return Rendered(dict(saved), f"{saved.text}\nsnapshot saved to {path}")
     limit = call.config.snapshot_limit
     value: JsonObject = {}
@@ -47,7 +61,7 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
             "part) or a depth to see the rest"
         )
     record_refs(tab, snapshot)
-    feedback = await page_feedback(call.session)
+    feedback = await page_feedback(call.session, snapshot=False)
     value = {**feedback, **value, "snapshot": snapshot}
     note = f"\n[{value['truncated']}]" if "truncated" in value else ""
     return Rendered(value, f"{feedback.text}\nsnapshot:\n{snapshot}{note}")

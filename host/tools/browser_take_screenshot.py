@@ -4,13 +4,19 @@ directory (`screenshots/`) and returns its path.
 
 Described by `browser_take_screenshot.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs. A `filename` is reduced to a plain name (no directories, no leading dots),
-ends in the type's extension, and never replaces an existing file, as `browser_pdf_save`'s.
+ends in the type's extension, and never replaces an existing file, as `browser_pdf_save`'s; an
+empty one is no filename (the image is returned), as @playwright/mcp takes it.
+
+As @playwright/mcp's: `type` webp too; `scale` (a peer parameter, never listed) `css` (default:
+CSS pixels) or `device` (device pixels, larger where the device pixel ratio is above 1); and an
+image returned (not one saved) is shrunk to fit a model's message (`host/tools/image_fit.py`).
 """
 
 from __future__ import annotations
 
 import base64
 import time
+from typing import Literal
 
 from host.calls.registry import CallContext
 from host.calls.results import Image
@@ -19,8 +25,9 @@ from host.sessions.targets import locate
 from host.settings.config import default_output_dir
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
+from host.tools.image_fit import fit_for_message
 
-_EXTENSIONS = {"png": (".png",), "jpeg": (".jpg", ".jpeg")}
+_EXTENSIONS = {"png": (".png",), "jpeg": (".jpg", ".jpeg"), "webp": (".webp",)}
 
 
 def _type_of(args: JsonObject) -> str:
@@ -29,7 +36,7 @@ def _type_of(args: JsonObject) -> str:
     if isinstance(kind, str):
         return kind
     name = str(args.get("filename") or "").lower()
-    return "jpeg" if name.endswith((".jpg", ".jpeg")) else "png"
+    return next((k for k, endings in _EXTENSIONS.items() if name.endswith(endings)), "png")
 
 
 async def browser_take_screenshot(call: CallContext, args: JsonObject) -> JsonValue:
@@ -43,17 +50,27 @@ async def browser_take_screenshot(call: CallContext, args: JsonObject) -> JsonVa
         )
     kind = _type_of(args)
     quality = 90 if kind == "jpeg" else None
+    scale: Literal["css", "device"] = "device" if args.get("scale") == "device" else "css"
     if isinstance(target, str):
         locator = await locate(call.tab, target)
-        data = await locator.screenshot(type=kind, quality=quality)  # type: ignore[arg-type]
+        data = await locator.screenshot(
+            type=kind,  # type: ignore[arg-type]
+            quality=quality,
+            scale=scale,
+        )
     else:
         data = await call.tab.page.screenshot(
             type=kind,  # type: ignore[arg-type]
             quality=quality,
             full_page=bool(args.get("fullPage")),
+            scale=scale,
         )
     requested = args.get("filename")
-    if not isinstance(requested, str):
+    if not isinstance(requested, str) or not requested:
+        await call.tab.attached()
+        data = await fit_for_message(
+            call.tab.cdp, data, f"image/{kind}", call.config.action_timeout
+        )
         return Image(base64.b64encode(data).decode("ascii"), f"image/{kind}")
     name = plain_name(requested)
     if name == "download":

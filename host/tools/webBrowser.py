@@ -58,8 +58,15 @@ def _need(args: JsonObject, *names: str) -> list[str]:
     return values
 
 
+# Actions that only read the page: their feedback does not wait for what an action set off
+# (the others settle, as every acting tool does: host/sessions/settle.py).
+_READS = frozenset({"get_visible_text", "get_html", "screenshot", "console_logs"})
+
+
 async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
     action = str(args["action"])
+    if action in _READS and call.session.watch is not None:
+        call.session.watch.skip()
     page = call.tab.page
     session = call.session
     result: JsonValue = None

@@ -21,7 +21,7 @@ from typing import Any
 
 from playwright.async_api import Locator
 
-from host.sessions.targets import split_chain, to_selector
+from host.sessions.targets import split_chain, test_id_attribute, to_selector
 from host.shared.errors import HostError
 from host.trails.render import method_call
 
@@ -30,7 +30,9 @@ _ROLE = re.compile(r"^internal:role=([a-z]+)((?:\[[^\]]*\])*)$")
 _ROLE_ATTR = re.compile(r"\[([a-z-]+)(?:=(?:" + _QUOTED + r"|([a-z0-9-]+)))?\]")
 _TEXT = re.compile(r"^internal:(text|label)=" + _QUOTED + "$")
 _ATTR = re.compile(r"^internal:attr=\[(placeholder|alt|title)=" + _QUOTED + r"\]$")
-_TESTID = re.compile(r"^internal:testid=\[data-testid=" + _QUOTED + r"\]$")
+# Playwright's test id selector names the attribute in use (`--test-id-attribute`), so the
+# inverse forms (`testid=`, `getByTestId`) hold only for that attribute.
+_TESTID = re.compile(r"^internal:testid=\[([A-Za-z_:][-\w:.]*)=" + _QUOTED + r"\]$")
 _NTH = re.compile(r"^nth=(-?\d+)$")
 _BY_ATTRIBUTE = {"placeholder": "getByPlaceholder", "alt": "getByAltText", "title": "getByTitle"}
 _FRIENDLY = {"label": "label", "placeholder": "placeholder", "alt": "alt", "title": "title"}
@@ -90,8 +92,8 @@ def _friendly_part(part: str) -> str:
         text = _agent_text(found.group(2), found.group(3))
         return f"{_FRIENDLY[found.group(1)]}={text}" if text is not None else part
     found = _TESTID.match(part)
-    if found and found.group(2) == "s":
-        value = _unquote(found.group(1))
+    if found and found.group(1) == test_id_attribute() and found.group(3) == "s":
+        value = _unquote(found.group(2))
         if value == value.strip() and "'" not in value and '"' not in value and ">>" not in value:
             return f"testid={value}"
     return part
@@ -158,6 +160,6 @@ def _part_code(part: str, language: str) -> str:
         by = _BY_ATTRIBUTE[found.group(1)]
         return _call(by, [quote(_unquote(found.group(2)))], exact, language)
     found = _TESTID.match(part)
-    if found:
-        return _call("getByTestId", [quote(_unquote(found.group(1)))], {}, language)
+    if found and found.group(1) == test_id_attribute():
+        return _call("getByTestId", [quote(_unquote(found.group(2)))], {}, language)
     return _call("locator", [quote(part)], {}, language)

@@ -39,6 +39,8 @@ PAGES = {
     " this.files[0].name + ':' + this.files[0].size\"></div><p id=out>nothing</p>",
     "/blank": "<title>First tab</title><a href=/second target=_blank>Open the second page</a>",
     "/second": "<title>Second page</title><h1>Second</h1>",
+    "/later": "<title>Later</title><button onclick=\"setTimeout(() => location.href = '/second',"
+    ' 100)">Go later</button>',
     "/frame": "<title>Frame</title><iframe id=inner src=/inner></iframe>",
     "/inner": "<title>Inner</title><label for=name>Inner name</label><input id=name>",
     "/console": "<title>Console</title><button onclick=\"console.log('clicked once');"

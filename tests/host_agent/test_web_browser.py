@@ -146,6 +146,22 @@ def test_get_html_drops_scripts_and_cuts_depth_and_screenshot_without_storage(
     assert text.startswith("y" * 10_000) and text.endswith("[cut at 10000 characters]")
 
 
+def test_an_action_reports_the_navigation_it_set_off_later(pages: Pages) -> None:
+    """Issue 36 item 1 for webBrowser too: the click's result waits (--timeout-settle) for the
+    navigation the page starts 100 ms after it, and names where it led."""
+
+    async def body(act: Any, host: Host) -> Any:
+        ok(await act("x", "navigate", url=pages.url("/later")))
+        return await act("x", "click", selector="text=Go later")
+
+    clicked = run(host_config(settle_timeout=1.5), body)
+    assert not clicked.is_error, text_of(clicked)
+    assert (clicked.structured_content or {})["result"]["url"] == pages.url("/second"), text_of(
+        clicked
+    )
+    assert "Second page" in text_of(clicked)
+
+
 def test_two_agents_never_see_each_other(pages: Pages) -> None:
     async def one(act: Any, agent: str) -> Any:
         ok(await act(agent, "navigate", url=pages.url("/whoami")))

@@ -45,7 +45,7 @@ BAD_STARTS: list[tuple[str, list[str], list[str]]] = [
     ("bad attribute", ["--test-id-attribute", "data qa"], ["--test-id-attribute", "data-qa"]),
     ("image mode", ["--image-responses", "some"], ["--image-responses", "allow"]),
     ("another browser", ["--browser", "firefox"], ["--browser", "only 'chromium'"]),
-    ("snapshots in results", ["--snapshot-mode", "full"], ["--snapshot-mode", "browser_snapshot"]),
+    ("snapshot mode", ["--snapshot-mode", "incremental"], ["--snapshot-mode", "invalid choice"]),
     ("relative paths", ["--file-paths", "relative"], ["--file-paths", "absolute"]),
     ("host without port", ["--host", "127.0.0.1"], ["--host", "--port"]),
     ("port and stdio", ["--port", "8931"], ["--port", "not allowed with argument --stdio"]),
@@ -65,7 +65,6 @@ BAD_STARTS: list[tuple[str, list[str], list[str]]] = [
     ("init page", ["--init-page", "init.ts"], ["--init-page", "--init-script"]),
     ("output size", ["--output-max-size", "1000"], ["--output-max-size", "not supported"]),
     ("session log", ["--save-session"], ["--save-session", "--record"]),
-    ("boxes", ["--snapshot-boxes"], ["--snapshot-boxes", "not supported"]),
 ]
 
 
@@ -254,6 +253,50 @@ def test_peer_options_take_effect_in_a_real_host(page_url: str) -> None:
     assert is_error and "1200ms" in message, message
     assert facts["shot"] == ["text"]  # omit: the screenshot's text alone
     assert facts["sw"] is not None and facts["sw"]["result"] == "blocked"
+
+
+def test_snapshot_mode_full_puts_the_snapshot_in_each_action_result(page_url: str) -> None:
+    """The peer's default: an action's result carries the page's snapshot, whose refs the next
+    call takes; without the option (this host's default) it carries none. With
+    --snapshot-boxes, each element shows its box."""
+    served = serve_host("--snapshot-mode", "full", "--snapshot-boxes")
+    plain = serve_host()
+    try:
+
+        async def run() -> tuple[str, str, Any, str]:
+            async with Client(served.mcp_url) as client, Client(plain.mcp_url) as other:
+                navigated = text(await client.call_tool("browser_navigate", {"url": page_url}))
+                ref = re.search(r'button "Go" \[ref=(e\d+)\]', navigated)
+                assert ref, navigated
+                clicked = await client.call_tool("browser_click", {"ref": ref.group(1)})
+                title = await client.call_tool("browser_evaluate", {"expression": "document.title"})
+                box = await client.call_tool(
+                    "browser_evaluate",
+                    {
+                        "expression": "(r => [r.x, r.y, r.width, r.height].map(Math.round).join())"
+                        "(document.querySelector('[data-testid=go]').getBoundingClientRect())"
+                    },
+                )
+                snapshot = text(await client.call_tool("browser_snapshot", {}))
+                bare = text(await other.call_tool("browser_navigate", {"url": page_url}))
+                assert box.structured_content is not None
+                boxes = (box.structured_content["result"], snapshot)
+                return text(clicked), bare, title.structured_content, navigated, boxes
+
+        clicked, bare, title, navigated, (box, snapshot) = asyncio.run(run())
+    finally:
+        served.stop()
+        plain.stop()
+    assert title is not None and title["result"] == "clicked"
+    assert "snapshot:" in navigated and "snapshot:" in clicked, clicked
+    assert 'button "Other"' in clicked  # the page after the click, in the click's own result
+    assert "snapshot:" not in bare and "[ref=" not in bare
+    # --snapshot-boxes: each element's box as the page measures it, in browser_snapshot and in
+    # the action's own snapshot alike.
+    line = next(x for x in snapshot.splitlines() if 'button "Other"' in x)
+    assert f"[box={box}]" in line, (box, line)
+    assert f"[box={box}]" in clicked
+    assert "[box=" not in bare
 
 
 def test_image_responses_only_sends_the_image_alone(page_url: str) -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,3 +74,48 @@ def defined_tests(path: Path) -> set[str]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.name.startswith("test_")
     }
+
+
+# A case: test('title', …), test.skip('title', …) and the like; a conditional skip such as
+# test.skip(browser !== 'chromium', '…') starts with an expression, not a string, and is no case.
+CASE = re.compile(
+    r"""^\s*test(?:\.(?:only|skip|fixme|fail|slow))?\(\s*(['"`])((?:\\.|(?!\1).)*)\1""",
+    re.MULTILINE,
+)
+
+
+def spec_titles(source: str) -> list[str]:
+    """The case titles of one spec file, in order; a repeated title gets " (2)", " (3)"."""
+    titles: list[str] = []
+    seen: dict[str, int] = {}
+    for match in CASE.finditer(source):
+        title = re.sub(r"\\(.)", r"\1", match.group(2))
+        seen[title] = seen.get(title, 0) + 1
+        titles.append(title if seen[title] == 1 else f"{title} ({seen[title]})")
+    return titles
+
+
+def _template(title: str) -> re.Pattern[str] | None:
+    """A title made in a loop (`type: ${type}`) as a pattern its expansions match."""
+    if "${" not in title:
+        return None
+    parts = re.split(r"\$\{[^}]*\}", title)
+    return re.compile(".+?".join(re.escape(p) for p in parts) + r"\Z")
+
+
+def compare(cases: Sequence[Case], titles: Sequence[str]) -> list[str]:
+    """One line per title the spec has and the ledger lacks, or the ledger has and the spec not.
+    A title the spec makes in a loop (`${...}` in it) is listed in the ledger once per value."""
+    listed = {c.title for c in cases}
+    spec = cases[0].spec if cases else "?"
+    templates = [t for t in (_template(title) for title in titles) if t is not None]
+    lines = []
+    for title in titles:
+        pattern = _template(title)
+        found = title in listed if pattern is None else any(pattern.match(c) for c in listed)
+        if not found:
+            lines.append(f"{spec}: not in the ledger: {title!r}")
+    for case in cases:
+        if case.title not in titles and not any(t.match(case.title) for t in templates):
+            lines.append(f"{spec}: no longer in the spec: {case.title!r}")
+    return lines
