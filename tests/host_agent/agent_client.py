@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 import mcp_types as types
 from mcp import Client
@@ -46,3 +48,37 @@ class Agent:
         assert result.is_error, text_of(result)
         assert f"[{code}]" in text_of(result), text_of(result)
         return text_of(result)
+
+
+T = TypeVar("T")
+
+
+class Served(Protocol):
+    """A host serving MCP over HTTP (host_tests.host_helpers.ServedHost)."""
+
+    @property
+    def mcp_url(self) -> str: ...
+
+
+def with_agent(host: Served, body: Callable[[Agent], Awaitable[T]]) -> T:
+    """Run `body` with an agent on a new MCP session of `host` (closed afterwards)."""
+
+    async def run() -> T:
+        async with Client(host.mcp_url) as client:
+            return await body(Agent(client))
+
+    return asyncio.run(run())
+
+
+async def called(agent: Agent, tool: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """The structured content and the text a model reads, of a call that must succeed."""
+    result = await agent.call(tool, args)
+    assert not result.is_error, text_of(result)
+    return dict(result.structured_content or {}), text_of(result)
+
+
+async def refused(agent: Agent, tool: str, args: dict[str, Any]) -> str:
+    """The text of a call that must fail (any code)."""
+    result = await agent.call(tool, args)
+    assert result.is_error, text_of(result)
+    return text_of(result)

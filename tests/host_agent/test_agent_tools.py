@@ -6,30 +6,20 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from host_tests.host_helpers import ServedHost, host_config
-from mcp import Client
 
 from host.sessions.targets import split_chain, to_selector
 from host.sessions.uploads import check_upload
 from host.settings.config import HostConfig
 from host.shared.errors import HostError
-from host_agent.agent_client import Agent, find_ref, text_of
+from host_agent.agent_client import Agent, find_ref, text_of, with_agent
 from host_agent.agent_pages import Pages
 
 T = TypeVar("T")
-
-
-def with_agent(host: ServedHost, body: Callable[[Agent], Awaitable[T]]) -> T:
-    async def run() -> T:
-        async with Client(host.mcp_url) as client:
-            return await body(Agent(client))
-
-    return asyncio.run(run())
 
 
 def test_selector_forms_agents_write_become_playwright_selectors() -> None:

@@ -8,7 +8,7 @@ import asyncio
 import http.server
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -16,9 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 from host_tests.host_helpers import ServedHost, serve_host
 from local_server import serve
-from mcp import Client
 
-from host_agent.agent_client import Agent, find_ref, text_of
+from host_agent.agent_client import Agent, called, find_ref, with_agent
 
 T = TypeVar("T")
 
@@ -100,21 +99,6 @@ def peer_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHost]:
     host = serve_host("--timeout-settle", "1500", "--output-dir", str(output))
     yield host
     host.stop()
-
-
-def with_agent(host: ServedHost, body: Callable[[Agent], Awaitable[T]]) -> T:
-    async def run() -> T:
-        async with Client(host.mcp_url) as client:
-            return await body(Agent(client))
-
-    return asyncio.run(run())
-
-
-async def called(agent: Agent, tool: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The structured content and the text a model reads, of a call that must succeed."""
-    result = await agent.call(tool, args)
-    assert not result.is_error, text_of(result)
-    return dict(result.structured_content or {}), text_of(result)
 
 
 # -- 1. an action reports what it set off ----------------------------------------------------

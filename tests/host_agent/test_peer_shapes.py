@@ -7,18 +7,16 @@ Chromium, by what the page did and what the model reads."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from host_tests.host_helpers import ServedHost, serve_host
 from local_server import PageHandler, serve
-from mcp import Client
 
-from host_agent.agent_client import Agent, text_of
+from host_agent.agent_client import Agent, text_of, with_agent
 
 T = TypeVar("T")
 
@@ -66,14 +64,6 @@ def host(folders: tuple[Path, Path]) -> Iterator[ServedHost]:
     served = serve_host("--upload-dir", str(uploads), "--output-dir", str(output))
     yield served
     served.stop()
-
-
-def with_agent(host: ServedHost, body: Callable[[Agent], Awaitable[T]]) -> T:
-    async def run() -> T:
-        async with Client(host.mcp_url) as client:
-            return await body(Agent(client))
-
-    return asyncio.run(run())
 
 
 def test_route_takes_the_peers_flat_form(host: ServedHost, base: str) -> None:

@@ -5,14 +5,14 @@ page does. Each module names the spec it translates and lists every case of it i
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import TypeVar
 
 import pytest
-from host_agent.agent_client import Agent, text_of
+
+# The suite's modules import these helpers from here.
+from host_agent.agent_client import called, refused, with_agent  # noqa: F401
 from host_tests.host_helpers import ServedHost, serve_host
-from mcp import Client
 
 from peer_suite.peer_site import PeerSite
 
@@ -46,27 +46,3 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHost]:
     )
     yield served
     served.stop()
-
-
-def with_agent(host: ServedHost, body: Callable[[Agent], Awaitable[T]]) -> T:
-    """Run `body` with an agent on a new MCP session of `host` (closed afterwards)."""
-
-    async def run() -> T:
-        async with Client(host.mcp_url) as client:
-            return await body(Agent(client))
-
-    return asyncio.run(run())
-
-
-async def called(agent: Agent, tool: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """The structured content and the text a model reads, of a call that must succeed."""
-    result = await agent.call(tool, args)
-    assert not result.is_error, text_of(result)
-    return dict(result.structured_content or {}), text_of(result)
-
-
-async def refused(agent: Agent, tool: str, args: dict[str, Any]) -> str:
-    """The text of a call that must fail (any code)."""
-    result = await agent.call(tool, args)
-    assert result.is_error, text_of(result)
-    return text_of(result)
