@@ -9,11 +9,16 @@ at `MAX_HEADER`; post data and a text body cut at `BODY_LIMIT` characters (and t
 @playwright/mcp's `part` (never listed) answers one part alone: `request-headers`,
 `request-body`, `response-headers` or `response-body`; a binary response body is then written
 under the output directory's `network/` (as the peer saves it to a file) and its path returned.
+Its `filename` (never listed) writes the answer there instead, under that plain name, and
+returns the path (as the peer's does): the whole request as JSON (`.json` unless the name has an
+extension), headers one `name: value` a line and a body whole, not cut (`.txt`). A written text
+shows a secret's value as its `${NAME}`, as every output does; a binary body is written as it is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import mimetypes
 
 from playwright.async_api import Error as PlaywrightError
@@ -39,13 +44,17 @@ def _cut(text: str, limit: int) -> tuple[str, bool]:
     return (text, False) if len(text) <= limit else (text[:limit], True)
 
 
+def _is_text(content_type: str) -> bool:
+    return any(marker in content_type for marker in _TEXT_TYPES) or not content_type
+
+
 async def _body(response: Response, limit: int) -> JsonObject:
     try:
         body = await response.body()
     except PlaywrightError as error:
-        return {"body": None, "bodyError": (str(error.message).splitlines() or [""])[0][:300]}
+        return {"body": None, "bodyError": _first_line(error)}
     content_type = response.headers.get("content-type", "").lower()
-    if any(marker in content_type for marker in _TEXT_TYPES) or not content_type:
+    if _is_text(content_type):
         try:
             text, cut = _cut(body.decode("utf-8"), limit)
             return {"bodySize": len(body), "body": text, "bodyTruncated": cut}
@@ -58,6 +67,10 @@ async def _body(response: Response, limit: int) -> JsonObject:
     }
 
 
+def _first_line(error: PlaywrightError) -> str:
+    return (str(error.message).splitlines() or [""])[0][:300]
+
+
 async def _response(request: Request) -> Response | None:
     try:
         return await asyncio.wait_for(request.response(), 2.0)
@@ -65,40 +78,78 @@ async def _response(request: Request) -> Response | None:
         return None
 
 
+async def _request_headers(request: Request) -> JsonObject:
+    try:
+        return _headers(await request.all_headers())
+    except PlaywrightError:
+        return _headers(request.headers)
+
+
+async def _response_headers(response: Response) -> JsonObject:
+    try:
+        return _headers(await response.all_headers())
+    except PlaywrightError:
+        return _headers(response.headers)
+
+
+def _save(call: CallContext, name: str, extension: str, data: bytes) -> JsonObject:
+    """`data` written under the output directory's `network/`: where, and how many bytes."""
+    path = save_output(call.config.output_dir, "network", name, extension, data)
+    return {"path": str(path), "size": len(data)}
+
+
+def _save_text(call: CallContext, name: str, extension: str, text: str) -> JsonObject:
+    # The file is output too: a secret's value shows as its ${NAME}, as in a result.
+    return _save(call, name, extension, call.config.secrets.scrub(text).encode("utf-8"))
+
+
+def _header_lines(headers: JsonObject) -> str:
+    return "".join(f"{name}: {value}\n" for name, value in headers.items())
+
+
 async def _part(
-    call: CallContext, number: int, request: Request, part: str, limit: int
+    call: CallContext, number: int, request: Request, part: str, limit: int, filename: str | None
 ) -> JsonObject:
-    """One part of `request` alone (the peer's `part`); None where there is none."""
+    """One part of `request` alone (the peer's `part`); None where there is none. With
+    `filename`, the part is written to that file whole (never cut) and its path returned."""
     if part == "request-headers":
-        try:
-            return {"headers": _headers(await request.all_headers())}
-        except PlaywrightError:
-            return {"headers": _headers(request.headers)}
+        headers = await _request_headers(request)
+        if filename is not None:
+            return _save_text(call, filename, ".txt", _header_lines(headers))
+        return {"headers": headers}
     if part == "request-body":
         post = request.post_data
         if post is None:
             return {"body": None}
+        if filename is not None:
+            return _save_text(call, filename, ".txt", post)
         text, cut = _cut(post, limit)
         return {"body": text, "bodyTruncated": cut}
     response = await _response(request)
     if response is None:
         return {"response": None}
     if part == "response-headers":
-        try:
-            return {"headers": _headers(await response.all_headers())}
-        except PlaywrightError:
-            return {"headers": _headers(response.headers)}
-    body = await _body(response, limit)
-    if body.get("body") is not None or "bodyError" in body:
-        return body
+        headers = await _response_headers(response)
+        if filename is not None:
+            return _save_text(call, filename, ".txt", _header_lines(headers))
+        return {"headers": headers}
+    if filename is None:
+        body = await _body(response, limit)
+        if body.get("body") is not None or "bodyError" in body:
+            return body
     try:
         data = await response.body()
     except PlaywrightError as error:
-        return {"body": None, "bodyError": (str(error.message).splitlines() or [""])[0][:300]}
+        return {"body": None, "bodyError": _first_line(error)}
     kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+    if filename is not None and _is_text(kind):
+        try:
+            return _save_text(call, filename, ".txt", data.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
     extension = mimetypes.guess_extension(kind) or ".bin"
-    path = save_output(call.config.output_dir, "network", f"response-{number}", extension, data)
-    return {"path": str(path), "bodySize": len(data), "contentType": kind or None}
+    saved = _save(call, filename or f"response-{number}", extension, data)
+    return {"path": saved["path"], "bodySize": len(data), "contentType": kind or None}
 
 
 async def browser_network_request(call: CallContext, args: JsonObject) -> JsonValue:
@@ -113,9 +164,12 @@ async def browser_network_request(call: CallContext, args: JsonObject) -> JsonVa
             path="id",
         )
     limit = min(BODY_LIMIT, call.config.max_text_body)
+    requested = args.get("filename")
+    filename = requested if isinstance(requested, str) else None
     part = args.get("part")
     if isinstance(part, str):
-        return {"id": number, "part": part, **await _part(call, number, request, part, limit)}
+        alone = await _part(call, number, request, part, limit, filename)
+        return {"id": number, "part": part, **alone}
     result: JsonObject = {
         "id": number,
         "method": request.method,
@@ -123,10 +177,7 @@ async def browser_network_request(call: CallContext, args: JsonObject) -> JsonVa
         "resourceType": request.resource_type,
         "failure": request.failure,
     }
-    try:
-        result["requestHeaders"] = _headers(await request.all_headers())
-    except PlaywrightError:
-        result["requestHeaders"] = _headers(request.headers)
+    result["requestHeaders"] = await _request_headers(request)
     post = request.post_data
     if post is not None:
         text, cut = _cut(post, limit)
@@ -134,12 +185,12 @@ async def browser_network_request(call: CallContext, args: JsonObject) -> JsonVa
     response = await _response(request)
     if response is None:
         result["response"] = None
+    else:
+        answer: JsonObject = {"status": response.status, "statusText": response.status_text}
+        answer["headers"] = await _response_headers(response)
+        answer.update(await _body(response, limit))
+        result["response"] = answer
+    if filename is None:
         return result
-    answer: JsonObject = {"status": response.status, "statusText": response.status_text}
-    try:
-        answer["headers"] = _headers(await response.all_headers())
-    except PlaywrightError:
-        answer["headers"] = _headers(response.headers)
-    answer.update(await _body(response, limit))
-    result["response"] = answer
-    return result
+    whole = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+    return {"id": number, **_save_text(call, filename, ".json", whole)}

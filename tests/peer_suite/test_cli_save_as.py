@@ -1,16 +1,20 @@
 """cli-save-as.spec.ts: `playwright-cli screenshot` and `pdf` call `browser_take_screenshot` and
 `browser_pdf_save`; here they are called as ours, and the images and files are read back (PNG
-size, PDF magic), not the names the program gives its attachments."""
+size, WebP and PDF magic), not the names the program gives its attachments. The host's pages are
+400x300 CSS pixels at a device pixel ratio of 2, so that `--hires` (the peer's `scale: device`)
+shows in the image's size."""
 
 from __future__ import annotations
 
 import base64
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 
 import mcp_types as types
+import pytest
 from host_agent.agent_client import Agent, text_of
-from host_tests.host_helpers import ServedHost
+from host_tests.host_helpers import ServedHost, serve_host
 
 from peer_suite.conftest import called, with_agent
 from peer_suite.peer_site import PeerSite
@@ -20,20 +24,33 @@ PEER_CASES = {
     "screenshot": "test_screenshots_of_the_viewport_an_element_and_the_full_page",
     "screenshot <ref>": "test_screenshots_of_the_viewport_an_element_and_the_full_page",
     "screenshot --full-page": "test_screenshots_of_the_viewport_an_element_and_the_full_page",
-    "screenshot --hires": (
-        "todo: needs browser_take_screenshot's scale ('device'), which the screenshot.spec.ts "
-        "translation adds to the host on another branch"
-    ),
+    "screenshot --hires": "test_screenshots_of_the_viewport_an_element_and_the_full_page",
     "screenshot --filename": "test_screenshot_and_pdf_saved_under_a_filename",
     "screenshot --filename infers webp from extension": (
-        "todo: needs browser_take_screenshot's webp type, which the screenshot.spec.ts "
-        "translation adds to the host on another branch"
+        "test_screenshot_and_pdf_saved_under_a_filename"
     ),
     "pdf": "test_screenshot_and_pdf_saved_under_a_filename",
     "pdf --filename": "test_screenshot_and_pdf_saved_under_a_filename",
 }
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHost]:
+    """The suite's host with pages of 400x300 CSS pixels at a device pixel ratio of 2."""
+    served = serve_host(
+        "--caps",
+        "vision,pdf,testing,storage,network",
+        "--device",
+        "Desktop Chrome HiDPI",
+        "--viewport-size",
+        "400x300",
+        "--output-dir",
+        str(tmp_path_factory.mktemp("output")),
+    )
+    yield served
+    served.stop()
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -66,14 +83,17 @@ def test_screenshots_of_the_viewport_an_element_and_the_full_page(
             await image_of(agent, {}),
             await image_of(agent, {"target": "#square"}),
             await image_of(agent, {"fullPage": True}),
+            await image_of(agent, {"scale": "device"}),  # the peer's `--hires`
         ]
 
-    viewport, element, full = with_agent(host, body)
-    width, height = png_size(viewport)
+    viewport, element, full, hires = with_agent(host, body)
+    assert png_size(viewport) == (400, 300)  # CSS pixels by default
     assert png_size(element) == (100, 100)
     full_width, full_height = png_size(full)
-    # The whole page is taller than the viewport; both as wide.
-    assert full_width == width and full_height > height and full_height >= 2000
+    # The whole page: taller than the viewport, and (however it is shrunk to fit a model's
+    # message) at least 2,000 pixels high for every 400 wide.
+    assert full_height > 300 and full_height * 400 >= 2000 * full_width
+    assert png_size(hires) == (800, 600)  # device pixels
 
 
 def test_screenshot_and_pdf_saved_under_a_filename(host: ServedHost, server: PeerSite) -> None:
@@ -82,6 +102,7 @@ def test_screenshot_and_pdf_saved_under_a_filename(host: ServedHost, server: Pee
         saved = []
         for tool, args in (
             ("browser_take_screenshot", {"filename": "screenshot.png"}),
+            ("browser_take_screenshot", {"filename": "screenshot.webp"}),
             ("browser_pdf_save", {}),
             ("browser_pdf_save", {"filename": "pdf.pdf"}),
         ):
@@ -89,9 +110,14 @@ def test_screenshot_and_pdf_saved_under_a_filename(host: ServedHost, server: Pee
             saved.append(structured["result"])
         return saved
 
-    shot, pdf, named_pdf = with_agent(host, body)
+    shot, webp, pdf, named_pdf = with_agent(host, body)
     shot_path = Path(str(shot["path"]))
     assert shot_path.name == "screenshot.png" and png_size(shot_path.read_bytes())
+    # The type follows the name's extension.
+    webp_path = Path(str(webp["path"]))
+    data = webp_path.read_bytes()
+    assert webp_path.name == "screenshot.webp" and webp["type"] == "webp"
+    assert (data[:4], data[8:12]) == (b"RIFF", b"WEBP")
     for saved in (pdf, named_pdf):
         assert Path(str(saved["path"])).read_bytes().startswith(b"%PDF-"), saved
     assert Path(str(named_pdf["path"])).name == "pdf.pdf"
