@@ -14,18 +14,16 @@ loop, which every session shares, never runs it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
 from collections.abc import Callable
 from typing import cast
 
 from host.calls.registry import CallContext
 from host.calls.results import Rendered
-from host.sessions.session import Tab
 from host.sessions.targets import record_refs
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
+from host.tools.page_regex import hits_in_page
 
 MAX_MATCHES = 20
 MAX_LINE = 200
@@ -125,24 +123,10 @@ def find_lines(
 
 
 async def _regex_hits(call: CallContext, source: str, flags: str, lines: list[str]) -> list[int]:
-    tab: Tab = call.tab
-    try:
-        async with asyncio.timeout(call.config.action_timeout):
-            answer = await tab.page.evaluate(_MATCH_IN_PAGE, [source, flags, lines])
-    except TimeoutError:
-        if tab.cdp is not None:
-            with contextlib.suppress(Exception):
-                await tab.cdp.send("Runtime.terminateExecution")
-        raise HostError(
-            "timeout",
-            f"the regular expression did not finish within {call.config.action_timeout:g} s "
-            "(it backtracks too much); write a simpler one or search for text",
-            path="regex",
-        ) from None
-    if not isinstance(answer, dict) or "hits" not in answer:
-        error = answer.get("error") if isinstance(answer, dict) else answer
-        raise HostError("invalid_argument", f"not a regular expression: {error}", path="regex")
-    return [int(n) for n in cast(list[int], answer["hits"])]
+    hint = "write a simpler one or search for text"
+    arg: list[JsonValue] = [source, flags, list[JsonValue](lines)]
+    hits = await hits_in_page(call, _MATCH_IN_PAGE, arg, path="regex", hint=hint)
+    return [int(cast(int, n)) for n in hits]
 
 
 async def browser_find(call: CallContext, args: JsonObject) -> JsonValue:

@@ -14,14 +14,12 @@ timeout); `filename` writes the list, one request a line, under the output direc
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import cast
 
 from host.calls.registry import CallContext
 from host.sessions.downloads import save_output
-from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
+from host.tools.page_regex import hits_in_page
 
 # Which URLs match, in the page (JavaScript's RegExp, as the peer's `new RegExp(filter)`).
 _MATCH_IN_PAGE = """([source, urls]) => {
@@ -43,24 +41,14 @@ def _static_success(entry: JsonObject) -> bool:
 
 
 async def _matching(call: CallContext, source: str, urls: list[str]) -> list[bool]:
-    tab = call.tab
-    try:
-        async with asyncio.timeout(call.config.action_timeout):
-            answer = await tab.page.evaluate(_MATCH_IN_PAGE, [source, urls])
-    except TimeoutError:
-        if tab.cdp is not None:
-            with contextlib.suppress(Exception):
-                await tab.cdp.send("Runtime.terminateExecution")
-        raise HostError(
-            "timeout",
-            f"the regular expression did not finish within {call.config.action_timeout:g} s "
-            "(it backtracks too much); write a simpler one",
-            path="filter",
-        ) from None
-    if not isinstance(answer, dict) or "hits" not in answer:
-        error = answer.get("error") if isinstance(answer, dict) else answer
-        raise HostError("invalid_argument", f"not a regular expression: {error}", path="filter")
-    return [bool(hit) for hit in cast(list[bool], answer["hits"])]
+    hits = await hits_in_page(
+        call,
+        _MATCH_IN_PAGE,
+        [source, list[JsonValue](urls)],
+        path="filter",
+        hint="write a simpler one",
+    )
+    return [bool(hit) for hit in hits]
 
 
 def _line(entry: JsonObject) -> str:
