@@ -33,10 +33,11 @@ def server(site_server: PeerSite) -> PeerSite:
     return site_server
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedHost]:
-    """One `python -m host serve` per module with the peer's capabilities on; each test's MCP
-    client is its own session (its own browser context)."""
+    """One `python -m host serve` for the suite (per test worker), with the peer's capabilities
+    on; each test's MCP client is its own session (its own browser context), so cases share
+    nothing but the output directory. A case that needs other options starts its own."""
     output = tmp_path_factory.mktemp("output")
     served = serve_host(
         "--caps",
