@@ -39,7 +39,7 @@ def render(ledger: Iterable[tuple[str, list[Case]]]) -> str:
     totals = [0, 0, 0, 0, 0]
     for spec, cases in ledger:
         here = sum(1 for c in cases if not c.differs and not c.todo and "::" not in c.where)
-        elsewhere = sum(1 for c in cases if "::" in c.where)
+        elsewhere = sum(1 for c in cases if not c.differs and not c.todo and "::" in c.where)
         differs = [c for c in cases if c.differs]
         todo = [c for c in cases if c.todo]
         counts = [len(cases), here, elsewhere, len(differs), len(todo)]

@@ -130,3 +130,14 @@ def test_a_newer_peer_checkout_is_compared_case_by_case(tmp_path: Path) -> None:
         "".join(f"test({c.title!r}, async () => {{}});\n" for c in cases)
     )
     assert peer_suite_doc("--against", str(tmp_path)).returncode == 0
+
+
+def test_the_documents_counts_add_up_to_the_cases() -> None:
+    """Each case is counted once: checked here, checked elsewhere, differs, or not yet."""
+    text = (TESTS.parent / "docs" / "peer-suite.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `") or "**all**" in line]
+    assert rows
+    for row in rows:
+        cells = [cell.strip().strip("*") for cell in row.strip("|").split("|")]
+        cases, here, elsewhere, differs, todo = (int(cell) for cell in cells[1:6])
+        assert here + elsewhere + differs + todo == cases, row
