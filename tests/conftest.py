@@ -36,6 +36,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The slow integration tests' markers (pyproject.toml). `make test` runs `-n 2 --dist loadfile`,
+# which hands files to the two workers in collection order: a minute-long file collected last
+# (test_kotlin.py sorts late) runs alone at the end while the other worker idles. Starting the
+# slow files first leaves the short ones to even the two workers out at the end.
+SLOW_MARKERS = ("kotlin", "grid", "scaleout", "container")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow-marked tests first, everything else in its collected order (the sort is stable)."""
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in SLOW_MARKERS))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Every test session starts from an empty generator cache of its own."""
