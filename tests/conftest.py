@@ -36,10 +36,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-# The slow integration tests' markers (pyproject.toml). `make test` runs `-n 2 --dist loadfile`,
-# which hands files to the two workers in collection order: a minute-long file collected last
+# The slow integration tests' markers (pyproject.toml). `make test` runs `-n 3 --dist loadfile`,
+# which hands files to the workers in collection order: a minute-long file collected last
 # (test_kotlin.py sorts late) runs alone at the end while the other worker idles. Starting the
-# slow files first leaves the short ones to even the two workers out at the end.
+# slow files first leaves the short ones to even the workers out at the end.
 SLOW_MARKERS = ("kotlin", "grid", "scaleout", "container")
 
 
