@@ -36,7 +36,7 @@ CHROMIUM_ARGS = [
 ]
 
 
-# The slow integration tests' markers (pyproject.toml). `make test` runs `-n 3 --dist loadfile`,
+# The slow integration tests' markers (pyproject.toml). `make test` runs `-n 2 --dist loadfile`,
 # which hands files to the workers in collection order: a minute-long file collected last
 # (test_kotlin.py sorts late) runs alone at the end while the other worker idles. Starting the
 # slow files first leaves the short ones to even the workers out at the end.
