@@ -52,8 +52,8 @@ def _inside(config: HostConfig, raw: str) -> tuple[Path, tuple[str, ...]]:
     allowed = ", ".join(str(d) for d in config.upload_dirs)
     raise HostError(
         "upload_not_allowed",
-        f"rule 'inside an allowed directory': {raw} is {wanted}, which is not a file inside the "
-        f"allowed directories ({allowed})",
+        f"rule 'inside an allowed directory': {raw} is {wanted}, which is outside the allowed "
+        f"directories ({allowed})",
         path="path",
     )
 
