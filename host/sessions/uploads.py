@@ -100,6 +100,19 @@ def read_upload(config: HostConfig, raw: str, cap: int) -> Upload:
     return Upload(where.name, data, where)
 
 
+SECONDS_PER_MIB = 3.0
+"""Time a call sending files gets per MiB, beyond the action timeout: a buffer crosses to the page
+at about 0.2 s a MiB on an idle machine and 1.5 to 2.5 s on one loaded eight times over."""
+
+
+def sending_timeout(config: HostConfig, uploads: Sequence[Upload]) -> float:
+    """Milliseconds Playwright may take to hand `uploads` to the page: the action timeout plus
+    `SECONDS_PER_MIB` a MiB, at most the navigation timeout (which bounds every call), so a file
+    within the cap arrives rather than timing out with the page still busy reading it."""
+    size = sum(len(u.data) for u in uploads) / (1024 * 1024)
+    return min(config.action_timeout + SECONDS_PER_MIB * size, config.navigation_timeout) * 1000
+
+
 def read_uploads(config: HostConfig, named: Sequence[tuple[str, str]]) -> list[Upload]:
     """The files of one call, each `(argument, path)`, read by `read_upload` within one budget of
     `config.max_upload_bytes` for them all; a refusal names its argument (`paths[1]`)."""

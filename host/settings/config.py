@@ -121,9 +121,10 @@ class HostConfig:
     absent from every listing and refused by every transport."""
     upload_dirs: tuple[Path, ...] = ()
     """Directories `upload_file` (and webBrowser's `upload_file`) may read from; empty: uploads off."""
-    max_upload_bytes: int = 20 * 1024 * 1024
-    """The bytes one upload or drop call may send, its files together (20 MiB): counted while the
-    host reads them, before the browser sees any (a 300 MB drop took Chromium to 3.3 GB)."""
+    max_upload_bytes: int = 10 * 1024 * 1024
+    """The bytes one upload or drop call may send, its files together (10 MiB): counted while the
+    host reads them, before the browser sees any (a 300 MB drop took Chromium to 3.3 GB; a file
+    goes to the page as a buffer, at about 0.2 s a MiB on an idle machine, over 1.5 s loaded)."""
     storage_dir: Path | None = None
     """Where webBrowser's `screenshot` saves files (under `screenshots/`); unset: returned as base64."""
     snapshot_limit: int = 24_000

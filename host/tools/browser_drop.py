@@ -16,7 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
 from host.sessions.targets import locate
-from host.sessions.uploads import Upload, read_uploads
+from host.sessions.uploads import Upload, read_uploads, sending_timeout
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -49,7 +49,7 @@ async def browser_drop(call: CallContext, args: JsonObject) -> JsonValue:
     if data:
         payload["data"] = data
     try:
-        await locator.drop(payload)  # type: ignore[arg-type]
+        await locator.drop(payload, timeout=sending_timeout(call.config, files))  # type: ignore[arg-type]
     except PlaywrightError as error:
         if "preventDefault" not in str(error) and "rejected" not in str(error).lower():
             raise

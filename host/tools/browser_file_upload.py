@@ -10,7 +10,7 @@ from __future__ import annotations
 from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
 from host.sessions.targets import locate
-from host.sessions.uploads import file_input, read_uploads
+from host.sessions.uploads import file_input, read_uploads, sending_timeout
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -36,14 +36,15 @@ async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:
     # Read by the host (confined, capped), handed over as buffers: the driver opens no path.
     files = read_uploads(call.config, named)
     payloads = [f.payload() for f in files]
+    timeout = sending_timeout(call.config, files)
     if chooser is not None:
         # The chooser the page opened (a click on a file input, showPicker()): @playwright/mcp's
         # modal state, answered without a target.
         call.tab.file_chooser = None
-        await chooser.set_files(payloads)
+        await chooser.set_files(payloads, timeout=timeout)
     else:
         target = await file_input(await locate(call.tab, str(args["target"])))
-        await target.set_input_files(payloads)
+        await target.set_input_files(payloads, timeout=timeout)
     if len(files) == 1:
         uploaded: JsonObject = {"uploaded": files[0].name, "bytes": len(files[0].data)}
         return await page_feedback(call.session, uploaded)

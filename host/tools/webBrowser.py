@@ -18,7 +18,7 @@ from host.calls.results import Image
 from host.sessions.session import clip
 from host.sessions.session_files import unguessable
 from host.sessions.targets import locate
-from host.sessions.uploads import file_input, read_upload
+from host.sessions.uploads import file_input, read_upload, sending_timeout
 from host.shared.confined import Refused, create_file
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
@@ -150,7 +150,10 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
     elif action == "upload_file":
         sel, file_path = _need(args, "selector", "filePath")
         upload = read_upload(call.config, file_path, call.config.max_upload_bytes)
-        await (await file_input(await _locator(call, sel))).set_input_files(upload.payload())
+        field = await file_input(await _locator(call, sel))
+        await field.set_input_files(
+            upload.payload(), timeout=sending_timeout(call.config, [upload])
+        )
         result = f"uploaded {upload.name}"
     elif action == "click_and_switch_tab":
         (sel,) = _need(args, "selector")

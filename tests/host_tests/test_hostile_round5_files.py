@@ -276,7 +276,7 @@ def test_a_drop_or_upload_past_the_cap_is_refused_before_the_browser_reads_it(
 ) -> None:
     uploads = tmp_path / "uploads"
     uploads.mkdir()
-    cap = 20 * 1024 * 1024  # the documented default (docs/host.md, "Files")
+    cap = 10 * 1024 * 1024  # the documented default (docs/host.md, "Files")
     # Sparse: one byte past the default cap costs no disk and no time to make.
     with open(uploads / "big.bin", "wb") as big:
         big.truncate(cap + 1)
