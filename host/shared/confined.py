@@ -48,7 +48,8 @@ _FOLDER_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 class Refused(Exception):
     """A path the confinement refused: `message` says which component and why; `reason` is one
     word a caller can branch on: `name` (not a plain name, `..`), `missing`, `symlink` (a symlink
-    or not a folder where a folder was walked), `not_file`, `taken`, `too_large`."""
+    or not a folder where a folder was walked), `not_file`, `taken`, `too_large`, and a caller's
+    own `elsewhere` (a path outside what it may read)."""
 
     def __init__(self, message: str, reason: str = "name") -> None:
         super().__init__(message)
