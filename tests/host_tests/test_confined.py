@@ -154,3 +154,12 @@ def test_a_session_folder_swapped_for_a_symlink_is_refused_with_a_clear_error(
         files.save("screenshots", "b.png", b"2")
     assert raised.value.code == "output_refused" and "symlink" in raised.value.message
     assert not list(elsewhere.iterdir())
+
+
+def test_an_operator_file_is_capped_on_the_bytes_read_too() -> None:
+    # --storage-state and --init-script: a stat() first would pass a /proc file (size 0).
+    from host.settings.browser_options import OptionError, _readable
+
+    with pytest.raises(OptionError) as raised:
+        _readable("--init-script", Path("/proc/self/status"), 16)
+    assert "more than the 16 bytes allowed" in str(raised.value)
