@@ -75,7 +75,7 @@ def test_state_save_to_a_default_and_a_given_name(
 
 
 def test_state_load_by_file_name(storage_host: tuple[ServedHost, Path], server: PeerSite) -> None:
-    host, output = storage_host
+    host, _ = storage_host
     state = {
         "cookies": [
             {"name": "restoredCookie", "value": "restoredValue", "domain": "127.0.0.1", "path": "/"}
