@@ -326,3 +326,22 @@ def test_a_drop_at_the_cap_is_delivered(app: AppServer, tmp_path: Path) -> None:
 
     seen = run(host_config(upload_dirs=(uploads,), max_upload_bytes=cap), steps)
     assert seen["out"] == f"exact.bin:{cap}"
+
+
+def test_webbrowser_screenshots_into_a_symlinked_folder_are_refused(
+    app: AppServer, tmp_path: Path
+) -> None:
+    # webBrowser's `screenshot` writes under the operator's --storage-dir, confined the same way.
+    storage, elsewhere = tmp_path / "storage", tmp_path / "elsewhere"
+    storage.mkdir()
+    elsewhere.mkdir()
+    (storage / "screenshots").symlink_to(elsewhere, target_is_directory=True)
+
+    async def steps(host: Host) -> dict[str, Any]:
+        ok(await host.call("a", "webBrowser", {"action": "navigate", "url": app.url("/page")}))
+        return {"shot": await host.call("a", "webBrowser", {"action": "screenshot"})}
+
+    seen = run(host_config(storage_dir=storage), steps)
+    code, _, message = refused(seen["shot"])
+    assert code == "output_refused" and "symlink" in message, message
+    assert not list(elsewhere.iterdir())
