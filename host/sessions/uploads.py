@@ -12,6 +12,7 @@ from pathlib import Path
 from playwright.async_api import Locator
 
 from host.settings.config import HostConfig
+from host.settings.limits import check_path_text
 from host.shared.errors import HostError
 
 
@@ -29,6 +30,7 @@ def check_upload(config: HostConfig, raw: str) -> Path:
             "be uploaded",
             path="path",
         )
+    check_path_text(raw, "path")
     given = Path(raw).expanduser()
     if not given.is_absolute():
         given = config.upload_dirs[0] / given

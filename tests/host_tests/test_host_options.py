@@ -26,7 +26,7 @@ from mcp import Client
 
 from host.calls.core import Host
 from host.calls.results import ToolOutcome
-from host.settings.browser_options import BrowserOptions, InitScript
+from host.settings.browser_options import BrowserOptions, InitScript, storage_state_option
 from host_tests.host_helpers import (
     PYTHON,
     REPO,
@@ -175,7 +175,7 @@ def test_a_device_an_init_script_and_a_storage_state_show_in_the_page(
     )
     options = BrowserOptions(
         device="Pixel 7",
-        storage_state=state,
+        storage_state=storage_state_option(state),
         init_scripts=(InitScript(files / "fine.js", (files / "fine.js").read_text()),),
     )
 

@@ -1,0 +1,214 @@
+"""Round five of the hostile catalogue (issue 42), the values: what a model, a page or a file
+supplies never reaches Playwright's shared driver unless it is strict JSON within Playwright's
+field rules (docs/ERRORS.md, rows H5V*). A storage-state file holding `NaN` (Python's `json`
+reads it, the driver's `JSON.parse` exits on it) used to end every session of the host.
+
+Real Chromium and the real driver, through `Host.call`; the options through `python -m host`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.calls.core import Host
+from host.calls.results import ToolOutcome
+from host_tests.host_helpers import PYTHON, REPO, LoopThread, host_config
+
+
+class Calls:
+    """`Host.call` from the test's thread."""
+
+    def __init__(self, loop: LoopThread, host: Host) -> None:
+        self.loop = loop
+        self.host = host
+
+    def __call__(self, key: str, name: str, args: Any) -> ToolOutcome:
+        return self.loop.run(self.host.call(key, name, args))
+
+    def ok(self, key: str, name: str, args: Any) -> Any:
+        outcome = self(key, name, args)
+        assert outcome.ok, outcome.text()
+        return outcome.value
+
+    def refused(self, key: str, name: str, args: Any, path: str) -> str:
+        """The message of a call refused with invalid_argument at argument `path`."""
+        outcome = self(key, name, args)
+        assert not outcome.ok and outcome.error is not None, outcome.text()
+        assert (outcome.error.code, outcome.error.path) == ("invalid_argument", path), (
+            outcome.text()
+        )
+        return outcome.error.message
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The host's output directory (with its `storage/`) and an upload directory."""
+    root = tmp_path_factory.mktemp("values")
+    (root / "output" / "storage").mkdir(parents=True)
+    (root / "uploads").mkdir()
+    (root / "uploads" / "fine.txt").write_text("fine")
+    return root / "output", root / "uploads"
+
+
+@pytest.fixture(scope="module")
+def calls(loop: LoopThread, folders: tuple[Path, Path]) -> Iterator[Calls]:
+    output, uploads = folders
+    host = Host(host_config(output_dir=output, upload_dirs=(uploads,), caps=frozenset({"storage"})))
+    loop.run(host.start())
+    try:
+        yield Calls(loop, host)
+    finally:
+        loop.run(host.close(), 60)
+
+
+def _cookie(**fields: Any) -> dict[str, Any]:
+    return {"name": "planted", "value": "x", "domain": "127.0.0.1", "path": "/", **fields}
+
+
+def _state(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+# Each: the file's bytes and the field its refusal names. The first three ended the driver (and
+# with it every session) before; the others were sent on, or failed with Playwright's first line
+# ("Error setting storage state:"), which names nothing.
+BAD_STATES: dict[str, tuple[bytes, str]] = {
+    "NaN expires": (
+        _state(json.dumps({"cookies": [_cookie(), _cookie()]}).replace("}]", ', "expires": NaN}]')),
+        "cookies[1].expires",
+    ),
+    "Infinity in localStorage": (
+        _state(
+            '{"origins": [{"origin": "http://127.0.0.1:9", "localStorage": '
+            '[{"name": "k", "value": Infinity}]}]}'
+        ),
+        "origins[0].localStorage[0].value",
+    ),
+    "-Infinity expires": (
+        _state(json.dumps({"cookies": [_cookie()]}).replace("}]", ', "expires": -Infinity}]')),
+        "cookies[0].expires",
+    ),
+    "a 400-digit expires": (
+        _state(
+            json.dumps({"cookies": [_cookie()]}).replace("}]", ', "expires": 1' + "0" * 400 + "}]")
+        ),
+        "cookies[0].expires",
+    ),
+    "a 5,000-digit number": (
+        _state('{"cookies": [], "n": ' + "7" * 5000 + "}"),
+        "digits",
+    ),
+    "a lone surrogate": (
+        _state(json.dumps({"cookies": [_cookie()]}).replace('"x"', '"\\ud800"')),
+        "cookies[0].value",
+    ),
+    "100,000 levels deep": (b"[" * 100_000 + b"]" * 100_000, "levels deep"),
+    "sameSite in lower case": (
+        _state(json.dumps({"cookies": [_cookie(sameSite="lax")]})),
+        "cookies[0].sameSite",
+    ),
+    "a negative expires": (
+        _state(json.dumps({"cookies": [_cookie(expires=-5)]})),
+        "cookies[0].expires",
+    ),
+    "null for a boolean": (
+        _state(json.dumps({"cookies": [_cookie(secure=None)]})),
+        "cookies[0].secure",
+    ),
+    "a file: origin": (
+        _state(json.dumps({"origins": [{"origin": "file:///etc", "localStorage": []}]})),
+        "origins[0].origin",
+    ),
+    "not UTF-8": (b'{"cookies": "\xff"}', "UTF-8"),
+}
+
+
+def test_a_bad_storage_state_is_refused_naming_the_field_and_no_session_loses_its_cookies(
+    calls: Calls, folders: tuple[Path, Path]
+) -> None:
+    output, _ = folders
+    calls.ok("keeper", "browser_cookie_set", {"name": "kept", "value": "1", "domain": "127.0.0.1"})
+    for case, (data, field) in BAD_STATES.items():
+        planted = output / "storage" / f"bad-{len(case)}-{case[:3].strip()}.json"
+        planted.write_bytes(data)
+        message = calls.refused(
+            "restorer", "browser_set_storage_state", {"filename": planted.name}, "filename"
+        )
+        assert str(planted) in message and field in message, (case, message)
+        # The driver is alive and the other session still holds its cookie.
+        kept = calls.ok("keeper", "browser_cookie_get", {"name": "kept"})
+        assert kept["cookie"] is not None and kept["cookie"]["value"] == "1", (case, kept)
+    # A state the host saved itself still restores, in the session that was refused.
+    saved = calls.ok("keeper", "browser_storage_state", {"filename": "good.json"})
+    calls.ok("restorer", "browser_set_storage_state", {"filename": saved["path"]})
+    restored = calls.ok("restorer", "browser_cookie_get", {"name": "kept"})
+    assert restored["cookie"] is not None and restored["cookie"]["value"] == "1"
+
+
+@pytest.mark.parametrize("case", ["NaN expires", "100,000 levels deep", "a lone surrogate"])
+def test_the_storage_state_option_refuses_a_bad_file_in_one_line(tmp_path: Path, case: str) -> None:
+    data, field = BAD_STATES[case]
+    state = tmp_path / "state.json"
+    state.write_bytes(data)
+    done = subprocess.run(
+        [PYTHON, "-m", "host", "serve", "--stdio", "--storage-state", str(state)],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr[-2000:]
+    assert lines[0].startswith("error: --storage-state: "), lines
+    assert str(state.resolve()) in lines[0] and field in lines[0], lines
+
+
+def test_a_number_past_a_doubles_range_is_refused_naming_the_argument(calls: Calls) -> None:
+    # JavaScript reads it as Infinity; it used to reach the page as one.
+    message = calls.refused(
+        "numbers", "web_evaluate", {"expression": "x => String(x)", "arg": [1, 10**400]}, "arg[1]"
+    )
+    assert "past the range" in message
+    assert calls.ok("numbers", "web_evaluate", {"expression": "x => x", "arg": 2**53}) == 2**53
+
+
+@pytest.mark.parametrize(
+    ("fields", "path", "words"),
+    [
+        ({"name": "a\x00b"}, "name", "U+0000"),
+        ({"name": "n" * 4096}, "name", "4097 bytes"),
+        ({"value": "a;b"}, "value", "';'"),
+        ({"name": "a=b"}, "name", "'='"),
+        ({"expires": -0.5}, "expires", "-1"),
+        ({"path": "relative"}, "path", "from /"),
+    ],
+)
+def test_a_cookie_chromium_or_playwright_would_refuse_names_its_argument(
+    calls: Calls, fields: dict[str, Any], path: str, words: str
+) -> None:
+    # Before: playwright_error "Protocol error (Storage.setCookies): Invalid cookie fields".
+    args = {"name": "n", "value": "v", "domain": "127.0.0.1", **fields}
+    message = calls.refused("cookies", "browser_cookie_set", args, path)
+    assert words in message, message
+
+
+ODD_PATHS = {"a NUL": "a\x00b.txt", "a 4,096-character name": "a" * 4096, "too long": "a/" * 2100}
+
+
+@pytest.mark.parametrize("odd", list(ODD_PATHS))
+def test_an_odd_file_path_is_an_invalid_argument_naming_it(calls: Calls, odd: str) -> None:
+    # Before: call_failed with Python's "ValueError: embedded null byte" or OSError text.
+    raw = ODD_PATHS[odd]
+    for tool, args, path in [
+        ("browser_drop", {"target": "#d", "paths": ["fine.txt", raw]}, "paths[1]"),
+        ("browser_file_upload", {"target": "#f", "paths": [raw]}, "paths[0]"),
+        ("browser_set_storage_state", {"filename": raw}, "filename"),
+    ]:
+        message = calls.refused("paths", tool, args, path)
+        assert "Error" not in message and "errno" not in message.lower(), message
