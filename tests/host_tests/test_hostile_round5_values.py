@@ -212,3 +212,77 @@ def test_an_odd_file_path_is_an_invalid_argument_naming_it(calls: Calls, odd: st
     ]:
         message = calls.refused("paths", tool, args, path)
         assert "Error" not in message and "errno" not in message.lower(), message
+
+
+# -- options and config files (no browser: each is refused before one starts) ------------------
+
+
+def _serve(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PYTHON, "-m", "host", "serve", "--stdio", *argv],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _one_line_refusal(done: subprocess.CompletedProcess[str], *words: str) -> str:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr[-3000:]
+    assert "Traceback" not in lines[0] and len(lines[0]) < 600, lines[0][:1000]
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+LONG_NUMBER = "9" * 5000
+"""Past Python's limit on the digits int() reads (4300)."""
+
+
+@pytest.mark.parametrize("value", ["0", "-1", LONG_NUMBER, "1.5"])
+def test_max_sessions_takes_a_whole_number_of_at_least_one(value: str) -> None:
+    _one_line_refusal(_serve("--max-sessions", value), "--max-sessions", "at least 1")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('idle-timeout: "-Infinity"\n', ["'idle-timeout'", "-Infinity", "--idle-timeout"]),
+        ("idle-timeout: -.inf\n", ["'idle-timeout'", "--idle-timeout"]),
+        (f"max-sessions: {LONG_NUMBER}\n", ["'max-sessions'", "99999", "characters"]),
+        ("max-sessions: 0\n", ["'max-sessions'", "at least 1", "'0'"]),
+        ('headed: "yes"\n', ["'headed'", "true or false", '"yes"']),
+        ("viewport-size: {width: 800}\n", ["'viewport-size'", "width"]),
+    ],
+)
+def test_a_config_value_is_a_value_or_refused_naming_file_key_and_value(
+    tmp_path: Path, text: str, words: list[str]
+) -> None:
+    config = tmp_path / "host.yaml"
+    config.write_text(text)
+    _one_line_refusal(_serve("--config", str(config)), str(config), *words)
+
+
+def test_a_json_config_with_a_number_past_the_digit_limit_is_refused_by_key(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "host.json"
+    config.write_text('{"max-sessions": ' + LONG_NUMBER + "}")
+    _one_line_refusal(_serve("--config", str(config)), str(config), "'max-sessions'")
+
+
+def test_a_config_value_that_looks_like_an_option_stays_a_value(tmp_path: Path) -> None:
+    from host.commands.cli import build_parser, subcommands
+    from host.settings.config_file import with_config
+
+    config = tmp_path / "host.yaml"
+    config.write_text('user-agent: "--enable-execute"\ntoolset: "--caps=storage"\n')
+    parser = build_parser()
+    argv, _ = with_config(
+        subcommands(parser).choices["serve"], ["--stdio", "--config", str(config)]
+    )
+    args = parser.parse_args(["serve", *argv])
+    assert args.user_agent == "--enable-execute" and args.enable_execute is False
+    assert args.toolset == ["--caps=storage"] and args.caps == []
