@@ -20,6 +20,7 @@ the only origins a browser keeps cookies and web storage for.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +43,9 @@ _LIMITS = ArgumentLimits(
     depth=MAX_DEPTH, string_chars=64 * 1024 * 1024, items=10_000_000, total_chars=256 * 1024**2
 )
 _COOKIE_URL_SCHEMES = ("http", "https", "ws", "wss")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_NOT_IN_NAME = re.compile("[\x00-\x1f\x7f;=]")
+_NOT_IN_VALUE = re.compile("[\x00-\x1f\x7f;]")
 _FIX = "save a state with browser_storage_state (or Playwright's context.storage_state())"
 
 
@@ -240,13 +244,9 @@ def _cookie_rules(value: object, field: str) -> None:
             f"got {expires}",
         )
     name, text = str(cookie["name"]), str(cookie["value"])
-    for key, part, forbidden in (("name", name, ";="), ("value", text, ";")):
-        bad = next((c for c in part if ord(c) < 0x20 or ord(c) == 0x7F or c in forbidden), None)
-        if bad is not None:
-            shown = repr(bad) if bad in forbidden else f"U+{ord(bad):04X}"
-            raise _Invalid(at(key), f"a cookie's {key} cannot hold {shown} (Chromium refuses it)")
     if not name and not text:
         raise _Invalid(at("name"), "a cookie needs a name or a value")
+    # The size first: the character checks below then read at most 4096 bytes.
     name_bytes = len(name.encode("utf-8", "surrogatepass"))
     value_bytes = len(text.encode("utf-8", "surrogatepass"))
     size = name_bytes + value_bytes
@@ -256,9 +256,15 @@ def _cookie_rules(value: object, field: str) -> None:
             f"a cookie's name and value hold {size} bytes together, more than Chromium's "
             f"{MAX_NAME_AND_VALUE}",
         )
-    if isinstance(path, str) and path and (not path.startswith("/") or len(path) > MAX_PATH):
+    for key, part, pattern in (("name", name, _NOT_IN_NAME), ("value", text, _NOT_IN_VALUE)):
+        bad = pattern.search(part)
+        if bad is not None:
+            char = bad.group()
+            shown = repr(char) if char in ";=" else f"U+{ord(char):04X}"
+            raise _Invalid(at(key), f"a cookie's {key} cannot hold {shown} (Chromium refuses it)")
+    if isinstance(path, str) and path and (len(path) > MAX_PATH or not path.startswith("/")):
         raise _Invalid(at("path"), f"expected a path from / of at most {MAX_PATH} characters")
-    if isinstance(domain, str) and any(ord(c) < 0x20 or ord(c) == 0x7F for c in domain):
+    if isinstance(domain, str) and _CONTROL.search(domain):
         raise _Invalid(at("domain"), "a domain cannot hold control characters")
 
 

@@ -286,3 +286,158 @@ def test_a_config_value_that_looks_like_an_option_stays_a_value(tmp_path: Path) 
     args = parser.parse_args(["serve", *argv])
     assert args.user_agent == "--enable-execute" and args.enable_execute is False
     assert args.toolset == ["--caps=storage"] and args.caps == []
+
+
+IDB_SCRIPT = """() => new Promise((resolve, reject) => {
+  localStorage.setItem('flavour', 'oat');
+  const open = indexedDB.open('shop', 3);
+  open.onupgradeneeded = () => {
+    const store = open.result.createObjectStore('carts', { keyPath: 'id' });
+    store.createIndex('by_owner', ['owner', 'id'], { unique: false, multiEntry: false });
+  };
+  open.onsuccess = () => {
+    const tx = open.result.transaction('carts', 'readwrite');
+    tx.objectStore('carts').put({ id: 1, owner: 'ann', items: [{ sku: 'a', n: 2.5 }], at: new Date(0) });
+    tx.oncomplete = () => resolve(true);
+    tx.onerror = () => reject(tx.error);
+  };
+  open.onerror = () => reject(open.error);
+})"""
+
+
+def test_a_state_playwright_saved_with_indexeddb_passes_the_rules_and_restores(
+    calls: Calls, folders: tuple[Path, Path], app: Any
+) -> None:
+    # The rules mirror Playwright's; a state Playwright itself wrote (IndexedDB and all) passes.
+    output, _ = folders
+    calls.ok("idb", "browser_navigate", {"url": app.url("/page")})
+    assert calls.ok("idb", "web_evaluate", {"expression": IDB_SCRIPT}) is True
+    state = calls.ok("idb", "web_context_storageState", {"indexedDB": True})
+    databases = state["origins"][0]["indexedDB"]
+    assert databases[0]["name"] == "shop" and databases[0]["stores"][0]["records"], state
+    saved = output / "storage" / "with-idb.json"
+    saved.write_text(json.dumps(state))
+    calls.ok("idb-restored", "browser_set_storage_state", {"filename": saved.name})
+    calls.ok("idb-restored", "browser_navigate", {"url": app.url("/page")})
+    assert calls.ok("idb-restored", "web_evaluate", {"expression": "localStorage.flavour"}) == "oat"
+
+
+def _one(**fields: Any) -> bytes:
+    return json.dumps({"cookies": [_cookie(**fields)]}).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "words"),
+    [
+        (_one(url="http://a.example/"), "cookies[0].domain", "not both"),
+        (
+            json.dumps({"cookies": [{"name": "a", "value": "b", "url": "ftp://a/", "path": "/"}]}),
+            "cookies[0].path",
+            "not both",
+        ),
+        (
+            json.dumps({"cookies": [{"name": "a", "value": "b", "url": "ftp://a/"}]}),
+            "cookies[0].url",
+            "http(s)",
+        ),
+        (
+            json.dumps({"cookies": [{"name": "a", "value": "b", "domain": "x"}]}),
+            "cookies[0].url",
+            "a domain and a path",
+        ),
+        (
+            json.dumps({"cookies": [{"value": "b", "domain": "x", "path": "/"}]}),
+            "cookies[0].name",
+            "missing",
+        ),
+        (_one(name="", value=""), "cookies[0].name", "a name or a value"),
+        (_one(expires=253402300800), "cookies[0].expires", "253402300799"),
+        (_one(httpOnly="yes"), "cookies[0].httpOnly", "true or false"),
+        (json.dumps({"cookies": {}}), "cookies", "a list"),
+        (
+            json.dumps({"origins": [{"origin": "garbage", "localStorage": []}]}),
+            "origins[0].origin",
+            "http(s)",
+        ),
+        (
+            json.dumps({"origins": [{"origin": "https://a.example"}]}),
+            "origins[0].localStorage",
+            "missing",
+        ),
+        (
+            json.dumps(
+                {
+                    "origins": [
+                        {
+                            "origin": "https://a.example",
+                            "localStorage": [],
+                            "indexedDB": [{"name": "d", "version": 1.5, "stores": []}],
+                        }
+                    ]
+                }
+            ),
+            "origins[0].indexedDB[0].version",
+            "whole number",
+        ),
+        (
+            json.dumps(
+                {
+                    "origins": [
+                        {
+                            "origin": "https://a.example",
+                            "localStorage": [],
+                            "opfs": [{"path": "/x", "type": "link"}],
+                        }
+                    ]
+                }
+            ),
+            "origins[0].opfs[0].type",
+            "file, directory",
+        ),
+        (
+            json.dumps(
+                {"credentials": [{"id": "i", "rpId": "r", "userHandle": "u", "privateKey": "k"}]}
+            ),
+            "credentials[0].publicKey",
+            "missing",
+        ),
+        (b'"a state"', "the top level", "an object"),
+    ],
+)
+def test_every_field_rule_of_playwright_names_the_field(
+    data: str | bytes, field: str, words: str
+) -> None:
+    from host.settings.storage_state import storage_state_from
+    from host.shared.errors import HostError
+
+    with pytest.raises(HostError) as refused:
+        storage_state_from(data.encode() if isinstance(data, str) else data, "/x/state.json")
+    error = refused.value
+    assert (error.code, error.path) == ("invalid_argument", "filename")
+    assert f"/x/state.json is not a storage state this host can restore: {field}: " in error.message
+    assert words in error.message, error.message
+
+
+def test_what_playwright_accepts_passes() -> None:
+    from host.settings.storage_state import storage_state_from
+
+    for state in [
+        {},
+        {"cookies": [], "origins": []},
+        {
+            "cookies": [
+                _cookie(expires=0),
+                _cookie(expires=-1),
+                _cookie(expires=253402300799),
+            ]
+        },
+        {"cookies": [{"name": "", "value": "only a value", "url": "https://a.example/x"}]},
+        {"cookies": [_cookie(sameSite="None", secure=True, partitionKey="https://a.example")]},
+        {
+            "origins": [
+                {"origin": "http://[::1]:8080", "localStorage": [{"name": "k", "value": "é"}]}
+            ]
+        },
+        {"cookies": [], "extra": {"left": "alone"}},
+    ]:
+        assert storage_state_from(json.dumps(state).encode(), "s.json") == state
