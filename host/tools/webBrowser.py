@@ -148,7 +148,11 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
             await inner.fill(call.config.secrets.reveal(value))
     elif action == "upload_file":
         sel, file_path = _need(args, "selector", "filePath")
-        path = check_upload(call.config, file_path)
+        try:
+            path = check_upload(call.config, file_path)
+        except HostError as error:  # name this tool's own argument
+            error.path = "filePath"
+            raise
         await (await file_input(await _locator(call, sel))).set_input_files(str(path))
         result = f"uploaded {path.name}"
     elif action == "click_and_switch_tab":

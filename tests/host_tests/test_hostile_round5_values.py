@@ -209,6 +209,7 @@ def test_an_odd_file_path_is_an_invalid_argument_naming_it(calls: Calls, odd: st
         ("browser_drop", {"target": "#d", "paths": ["fine.txt", raw]}, "paths[1]"),
         ("browser_file_upload", {"target": "#f", "paths": [raw]}, "paths[0]"),
         ("browser_set_storage_state", {"filename": raw}, "filename"),
+        ("webBrowser", {"action": "upload_file", "selector": "#f", "filePath": raw}, "filePath"),
     ]:
         message = calls.refused("paths", tool, args, path)
         assert "Error" not in message and "errno" not in message.lower(), message
