@@ -119,7 +119,10 @@ def _load(path: Path) -> dict[object, object]:
         )
     except (json.JSONDecodeError, yaml.YAMLError) as error:
         kind = "JSON" if path.suffix == ".json" else "YAML"
-        raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not valid {kind}: {error}") from None
+        detail = " ".join(str(error).split())  # YAML's message spans lines: one line
+        raise ConfigFileError(
+            f"{CONFIG_OPTION}: {path} is not valid {kind}: {shortened(detail, 300)}"
+        ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):

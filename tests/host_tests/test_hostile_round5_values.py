@@ -256,6 +256,7 @@ def test_max_sessions_takes_a_whole_number_of_at_least_one(value: str) -> None:
         ("max-sessions: 0\n", ["'max-sessions'", "at least 1", "'0'"]),
         ('headed: "yes"\n', ["'headed'", "true or false", '"yes"']),
         ("viewport-size: {width: 800}\n", ["'viewport-size'", "width"]),
+        ("viewport-size: [\n  800x600\n", ["not valid YAML", "line 3"]),
     ],
 )
 def test_a_config_value_is_a_value_or_refused_naming_file_key_and_value(
