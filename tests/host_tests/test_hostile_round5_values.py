@@ -247,6 +247,21 @@ def test_max_sessions_takes_a_whole_number_of_at_least_one(value: str) -> None:
     _one_line_refusal(_serve("--max-sessions", value), "--max-sessions", "at least 1")
 
 
+@pytest.mark.parametrize("value", [LONG_NUMBER, "\u00b2", "65536"])
+def test_a_port_past_the_digit_limit_or_not_in_ascii_digits_is_refused_in_one_line(
+    value: str,
+) -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "host", "serve", "--port", value],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    _one_line_refusal(done, "--port", "give a port from 0 to 65535")
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
