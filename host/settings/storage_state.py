@@ -76,7 +76,8 @@ class _Invalid(Exception):
 def storage_state_from(data: bytes, source: str, argument: str = "filename") -> JsonObject:
     """The storage state in `data`, checked; raises `HostError("invalid_argument")` whose message
     names `source` (a file's path) and the field (`cookies[3].expires`) and whose `path` is
-    `argument` (the tool argument or option that named the file). Costs one pass over `data`."""
+    `argument` (the tool argument or option that named the file). Costs a few passes over
+    `data`, none recursive but the parser's, which the depth measured first keeps shallow."""
 
     def refuse(detail: str) -> HostError:
         return HostError(
