@@ -49,7 +49,7 @@ async def probe_options(config: HostConfig) -> None:
         if options.permissions:
             await _try(browser, "--grant-permissions", {"permissions": list(options.permissions)})
         if options.storage_state:
-            await _try(browser, "--storage-state", {"storage_state": str(options.storage_state)})
+            await _try(browser, "--storage-state", {"storage_state": options.storage_state.value()})
         if options.save_video:
             with tempfile.TemporaryDirectory() as folder:
                 await _try(browser, "--save-video", {"record_video_dir": folder}, open_page=True)

@@ -22,7 +22,7 @@ from host.settings.caps import CAPS, parse_caps
 from host.settings.caps import summary as caps_summary
 from host.settings.config import LOOPBACK_HOSTS, HostConfig
 from host.settings.config_file import ConfigFileError, add_config_option, where_set, with_config
-from host.settings.options import add_http_limits, parse_address
+from host.settings.options import OneLineParser, add_http_limits, parse_address, whole_number
 from host.settings.peer_options import add_peer_options, apply_peer_options
 from host.settings.secrets_file import Secrets, SecretsFileError, install_log_scrubber, read_secrets
 from host.shared.yaml_cache import YamlCache, default_location
@@ -44,7 +44,7 @@ CONFIG_COMMANDS = ("serve", "executor")
 def build_parser() -> argparse.ArgumentParser:
     # Named as it was started: the console script, or the module.
     script = Path(sys.argv[0]).name
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = OneLineParser(
         prog=script if script == "playwright-tool-host" else "python -m host",
         description="Serve the Playwright tools.",
     )
@@ -96,8 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--max-sessions",
-        type=int,
+        type=whole_number(1),
         default=32,
+        metavar="N",
         help="sessions held at once (default 32); one more gets too_many_sessions",
     )
     serve.add_argument(

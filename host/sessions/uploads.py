@@ -18,6 +18,7 @@ from pathlib import Path
 from playwright.async_api import FilePayload, Locator
 
 from host.settings.config import HostConfig
+from host.settings.limits import check_path_text
 from host.shared.confined import Refused, read_file
 from host.shared.errors import HostError
 
@@ -74,6 +75,7 @@ def read_upload(config: HostConfig, raw: str, cap: int) -> Upload:
             "be uploaded",
             path="path",
         )
+    check_path_text(raw, "path")
     base, parts = _inside(config, raw)
     where = base.joinpath(*parts)
     try:

@@ -11,14 +11,15 @@ start: a storage state or init script edited later changes nothing until a resta
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host.settings.storage_state import StorageState, storage_state_file
 from host.shared.confined import Refused, TooLarge, read_file
+from host.shared.errors import HostError
 from host.shared.origins import origin_matches, origin_of, origin_pattern
 
 MAX_VIEWPORT = 10_000
@@ -58,7 +59,8 @@ class BrowserOptions:
     viewport: tuple[int, int] | None = None
     device: str | None = None
     user_agent: str | None = None
-    storage_state: Path | None = None
+    storage_state: StorageState | None = None
+    """`--storage-state`: read and checked once, at start (`storage_state_option`)."""
     user_data_dir: Path | None = None
     """A persistent profile: one session at a time holds it, and what it stores outlives it."""
     proxy_bypass: str | None = None
@@ -103,7 +105,8 @@ class BrowserOptions:
         if self.user_agent:
             kwargs["user_agent"] = self.user_agent
         if self.storage_state and not self.user_data_dir:
-            kwargs["storage_state"] = str(self.storage_state)
+            # The checked value, never the path: the file may have changed since.
+            kwargs["storage_state"] = self.storage_state.value()
         if self.ignore_https_errors:
             kwargs["ignore_https_errors"] = True
         if self.permissions:
@@ -266,7 +269,7 @@ def options_from(args: argparse.Namespace, *, executor: bool = False) -> Browser
         viewport=_viewport(args.viewport_size),
         device=device,
         user_agent=user_agent,
-        storage_state=_storage_state(storage_state) if storage_state is not None else None,
+        storage_state=storage_state_option(storage_state) if storage_state is not None else None,
         user_data_dir=_user_data_dir(user_data_dir) if user_data_dir is not None else None,
         proxy_bypass=None if executor else args.proxy_bypass,
         ignore_https_errors=bool(args.ignore_https_errors),
@@ -313,25 +316,14 @@ def _readable(option: str, path: Path, limit: int) -> bytes:
         raise OptionError(option, f"cannot read {path}: {error.strerror}") from None
 
 
-def _storage_state(path: Path) -> Path:
+def storage_state_option(path: Path) -> StorageState:
+    """`--storage-state PATH`, read and checked (`host.settings.storage_state`); raises
+    `OptionError` naming the file and the field."""
     data = _readable("--storage-state", path, MAX_STORAGE_STATE_BYTES)
     try:
-        state = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise OptionError(
-            "--storage-state",
-            f"{path} is not JSON ({error}); save one with context.storage_state(path=...)",
-        ) from None
-    if not (
-        isinstance(state, dict)
-        and isinstance(state.get("cookies", []), list)
-        and isinstance(state.get("origins", []), list)
-    ):
-        raise OptionError(
-            "--storage-state",
-            f'{path} is not a storage state (a JSON object with "cookies" and "origins" lists)',
-        )
-    return path.resolve()
+        return storage_state_file(path.resolve(), data, "--storage-state")
+    except HostError as error:
+        raise OptionError("--storage-state", error.message) from None
 
 
 def _user_data_dir(path: Path) -> Path:

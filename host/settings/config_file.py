@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from host.settings.options import shortened
 from host.settings.peer_options import PEER_CONFIG_KEYS, Refused
 
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -66,7 +67,7 @@ def with_config(
         if action in given:
             continue  # the command line wins
         tokens += _tokens(parser, action, value, where)
-        origins[action.option_strings[0]] = where
+        origins[action.option_strings[0]] = f"{where}, value {_shown(value)}"
     return [*tokens, *argv], origins
 
 
@@ -111,10 +112,17 @@ def _load(path: Path) -> dict[object, object]:
     except UnicodeDecodeError:
         raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not UTF-8 text") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        data = (
+            json.loads(text, parse_int=_int_or_text)
+            if path.suffix == ".json"
+            else yaml.load(text, Loader=_Loader)
+        )
     except (json.JSONDecodeError, yaml.YAMLError) as error:
         kind = "JSON" if path.suffix == ".json" else "YAML"
-        raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not valid {kind}: {error}") from None
+        detail = " ".join(str(error).split())  # YAML's message spans lines: one line
+        raise ConfigFileError(
+            f"{CONFIG_OPTION}: {path} is not valid {kind}: {shortened(detail, 300)}"
+        ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -122,6 +130,37 @@ def _load(path: Path) -> dict[object, object]:
             f"{CONFIG_OPTION}: {path} must hold a mapping of option names to values"
         )
     return data
+
+
+def _int_or_text(digits: str) -> int | str:
+    """A JSON integer, or its digits as text past Python's limit on digits (int() would raise):
+    the option then refuses the value by name, as any other it cannot read."""
+    try:
+        return int(digits)
+    except ValueError:
+        return digits
+
+
+class _Loader(yaml.SafeLoader):
+    """YAML's safe loader, with an integer past Python's limit on digits read as its text."""
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | str:  # type: ignore[override]
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:
+            return str(self.construct_scalar(node))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+
+
+def _shown(value: object) -> str:
+    """A config value as a message quotes it: JSON-like, cut short."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except ValueError:
+        text = repr(value)
+    return shortened(text, 80)
 
 
 def _given(parser: argparse.ArgumentParser, argv: Sequence[str]) -> set[argparse.Action]:
@@ -184,27 +223,31 @@ def _tokens(
         )
     if action.nargs == 0:  # store_true
         if not isinstance(value, bool):
-            raise ConfigFileError(f"{where} must be true or false")
+            raise ConfigFileError(f"{where} must be true or false, got {_shown(value)}")
         return [flag] if value else []
     repeatable = isinstance(action, argparse._AppendAction)
     if isinstance(value, list):
         if not all(
             isinstance(item, str | int | float) and not isinstance(item, bool) for item in value
         ):
-            raise ConfigFileError(f"{where} must be a list of strings or numbers")
+            raise ConfigFileError(
+                f"{where} must be a list of strings or numbers, got {_shown(value)}"
+            )
         items = [str(item) for item in value]
         # A list for a one-value option is its comma-separated form (grant-permissions: [a, b]).
         values = items if repeatable else [",".join(items)]
     elif isinstance(value, str | int | float) and not isinstance(value, bool):
         values = [str(value)]
     else:
-        raise ConfigFileError(f"{where} must be a string or a number")
+        raise ConfigFileError(f"{where} must be a string or a number, got {_shown(value)}")
     tokens: list[str] = []
     for text in values:
         try:
             converted = parser._get_value(action, text)
             parser._check_value(action, converted)
         except argparse.ArgumentError as error:
-            raise ConfigFileError(f"{where}: {error.message}") from None
-        tokens += [flag, text]
+            raise ConfigFileError(f"{where}: {shortened(error.message)}") from None
+        # One token, `--key=value`: a value that begins with `-` (`-Infinity`, `--enable-execute`
+        # as a user agent) is then a value, never read as an option.
+        tokens.append(f"{flag}={text}")
     return tokens

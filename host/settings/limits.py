@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import sys
 from dataclasses import dataclass
 
 from host.shared.errors import HostError
@@ -27,8 +28,9 @@ class ArgumentLimits:
     Guarantees: `check_arguments` raises `HostError` (`invalid_argument`, with the path of the
     first value over a bound) for nesting deeper than `depth`, a string longer than
     `string_chars`, an array or object with more than `items` members, more than `total_chars`
-    of text and structure in all, a number JSON cannot carry (NaN, an infinity), or text that is
-    not valid Unicode (a lone surrogate).
+    of text and structure in all, a number JSON cannot carry (NaN, an infinity, a whole number
+    past a double's range, which JavaScript reads as an infinity), or text that is not valid
+    Unicode (a lone surrogate).
     """
 
     depth: int = 32
@@ -78,6 +80,42 @@ def check_tool_name(name: object) -> None:
         raise HostError(
             "invalid_argument",
             f"the tool name {shown_name(name)} is not valid Unicode (it holds a lone surrogate)",
+        )
+
+
+MAX_PATH_BYTES = 4096
+"""Linux's PATH_MAX: the longest file path a system call takes."""
+MAX_PATH_PART_BYTES = 255
+"""Linux's NAME_MAX: the longest name of one file or folder."""
+
+
+def check_path_text(raw: str, path: str) -> None:
+    """Refuse a tool's file path argument `raw` (at argument `path`) that no system call can
+    take: a NUL character (Python's `os` functions raise ValueError), more than
+    `MAX_PATH_BYTES` bytes, or a part longer than `MAX_PATH_PART_BYTES` (they raise OSError
+    ENAMETOOLONG). Checked before the path is used, so the caller hears which argument is wrong
+    instead of Python's exception."""
+    if "\x00" in raw:
+        raise HostError(
+            "invalid_argument",
+            f"a file path cannot hold a NUL character (at character {raw.index(chr(0))}); give "
+            "the file's name or path",
+            path=path,
+        )
+    encoded = raw.encode("utf-8", "surrogatepass")
+    if len(encoded) > MAX_PATH_BYTES:
+        raise HostError(
+            "invalid_argument",
+            f"the file path has {len(encoded)} bytes; paths have at most {MAX_PATH_BYTES}",
+            path=path,
+        )
+    longest = max(encoded.split(b"/"), key=len)
+    if len(longest) > MAX_PATH_PART_BYTES:
+        raise HostError(
+            "invalid_argument",
+            f"a name in the file path has {len(longest)} bytes; a file or folder name has at "
+            f"most {MAX_PATH_PART_BYTES}",
+            path=path,
         )
 
 
@@ -153,6 +191,16 @@ def check_arguments(args: object, limits: ArgumentLimits) -> None:
                 raise HostError(
                     "invalid_argument",
                     f"{value} is not a number JSON can carry; send a finite number",
+                    path=path,
+                )
+        elif isinstance(value, int) and not isinstance(value, bool):
+            total += 8
+            if abs(value) > sys.float_info.max:  # compared exactly, in time linear in digits
+                digits = int(value.bit_length() * math.log10(2)) + 1  # str() may refuse it
+                raise HostError(
+                    "invalid_argument",
+                    f"a whole number of about {digits} digits is past the range of "
+                    "JSON numbers (JavaScript reads it as Infinity); send a number below 1.8e308",
                     path=path,
                 )
         else:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import NoReturn
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -44,3 +46,43 @@ def add_http_limits(parser: argparse.ArgumentParser) -> None:
         help="a request's body must arrive within this (default 30; else 408 and the connection "
         "closes)",
     )
+
+
+MAX_SHOWN = 200
+"""The most characters of a message about an option that the host prints (a 5,000-digit value
+is shown by its start and its length)."""
+
+
+def shortened(text: str, limit: int = MAX_SHOWN) -> str:
+    """`text` cut at `limit` characters, saying how long it was; one line."""
+    text = text.replace("\n", " ")
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (the message, shortened, and where the
+    options are listed), never its usage: `serve`'s usage is 50 lines, and the line that
+    matters came last."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(
+            2, f"{self.prog}: error: {shortened(message)} ({self.prog} --help lists the options)\n"
+        )
+
+
+def whole_number(least: int) -> Callable[[str], int]:
+    """A type reading a whole number of at least `least`; one past Python's limit on digits is
+    refused as any other."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < least:
+            raise argparse.ArgumentTypeError(
+                f"give a whole number of at least {least}, got {shortened(repr(text), 60)}"
+            )
+        return value
+
+    return parse

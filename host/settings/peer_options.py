@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from host.settings.browser_options import OptionError
+from host.settings.options import shortened
 
 MAX_TIMEOUT_MS = 300_000
 MAX_CDP_HEADERS = 32
@@ -77,8 +78,11 @@ def milliseconds(example: int, low: float = 1) -> Callable[[str], float]:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"give a port from 0 to 65535 (0 picks one), got {text!r}")
+    # Short ASCII digits before int(): past 4300 digits int() raises, and '²' is a digit too.
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(
+            f"give a port from 0 to 65535 (0 picks one), got {shortened(repr(text), 60)}"
+        )
     return int(text)
 
 

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from host.calls.registry import CallContext
 from host.calls.results import Rendered
+from host.settings.storage_state import check_cookie
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -86,6 +87,7 @@ async def browser_cookie_set(call: CallContext, args: JsonObject) -> JsonValue:
         "path": str(args.get("path") or "/"),
     }
     cookie.update({key: args[key] for key in _SET_OPTIONS if key in args})
+    check_cookie(cookie)  # Playwright's and Chromium's rules, each refusal naming its argument
     await call.session.context.add_cookies([cookie])  # type: ignore[list-item]
     where = {"name": cookie["name"], "domain": domain, "path": cookie["path"]}
     return Rendered({"set": where}, f"cookie {cookie['name']} set for {domain}{cookie['path']}")

@@ -24,6 +24,8 @@ from host.calls.registry import CallContext
 from host.calls.results import Rendered
 from host.sessions.session_files import save_output, unguessable
 from host.settings.browser_options import MAX_STORAGE_STATE_BYTES
+from host.settings.limits import check_path_text
+from host.settings.storage_state import storage_state_from
 from host.shared.confined import Refused
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
@@ -48,6 +50,7 @@ async def browser_storage_state(call: CallContext, args: JsonObject) -> JsonValu
 def _state_file(call: CallContext, filename: str) -> tuple[Path, bytes]:
     """The path and bytes of the state file `filename` names among this session's saved ones,
     read confined and capped; else a HostError naming `filename`."""
+    check_path_text(filename, "filename")
     files = call.session.files
     try:
         return files.read(FOLDER, filename, MAX_STORAGE_STATE_BYTES)
@@ -69,34 +72,22 @@ def _state_file(call: CallContext, filename: str) -> tuple[Path, bytes]:
 
 async def browser_set_storage_state(call: CallContext, args: JsonObject) -> JsonValue:
     path, data = _state_file(call, str(args["filename"]))
-    try:
-        state = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise HostError(
-            "invalid_argument", f"{path} is not JSON ({error})", path="filename"
-        ) from None
-    if not (
-        isinstance(state, dict)
-        and isinstance(state.get("cookies", []), list)
-        and isinstance(state.get("origins", []), list)
-    ):
-        raise HostError(
-            "invalid_argument",
-            f"{path} is not a storage state ({{cookies: [...], origins: [...]}}); save one with "
-            "browser_storage_state",
-            path="filename",
-        )
+    # Strict JSON within Playwright's field rules: a NaN here would end the shared driver.
+    state = storage_state_from(data, str(path), "filename")
     state.setdefault("cookies", [])
     state.setdefault("origins", [])
     try:
-        # Checked above as far as the host needs; Playwright checks each cookie and origin.
         await call.session.context.set_storage_state(cast(Any, state))
     except PlaywrightError as error:
-        message = (str(error.message).splitlines() or [""])[0][:300]
+        # Playwright's first line is only "Error setting storage state:"; the cause follows.
+        message = " ".join(str(error.message).splitlines()[:2])[:300]
         raise HostError(
             "invalid_argument", f"{path} cannot be restored: {message}", path="filename"
         ) from None
-    counts = {"cookies": len(state["cookies"]), "origins": len(state["origins"])}
+    counts = {
+        "cookies": len(cast(list[Any], state["cookies"])),
+        "origins": len(cast(list[Any], state["origins"])),
+    }
     return Rendered(
         {"restored": str(path), **counts},
         f"storage state restored from {path} ({counts['cookies']} cookie(s), "

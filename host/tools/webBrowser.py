@@ -149,7 +149,11 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
             await inner.fill(call.config.secrets.reveal(value))
     elif action == "upload_file":
         sel, file_path = _need(args, "selector", "filePath")
-        upload = read_upload(call.config, file_path, call.config.max_upload_bytes)
+        try:
+            upload = read_upload(call.config, file_path, call.config.max_upload_bytes)
+        except HostError as error:  # name this tool's own argument
+            error.path = "filePath"
+            raise
         field = await file_input(await _locator(call, sel))
         await field.set_input_files(
             upload.payload(), timeout=sending_timeout(call.config, [upload])

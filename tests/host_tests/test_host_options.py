@@ -26,7 +26,7 @@ from mcp import Client
 
 from host.calls.core import Host
 from host.calls.results import ToolOutcome
-from host.settings.browser_options import BrowserOptions, InitScript
+from host.settings.browser_options import BrowserOptions, InitScript, storage_state_option
 from host_tests.host_helpers import (
     PYTHON,
     REPO,
@@ -175,7 +175,7 @@ def test_a_device_an_init_script_and_a_storage_state_show_in_the_page(
     )
     options = BrowserOptions(
         device="Pixel 7",
-        storage_state=state,
+        storage_state=storage_state_option(state),
         init_scripts=(InitScript(files / "fine.js", (files / "fine.js").read_text()),),
     )
 
@@ -566,5 +566,5 @@ def test_a_config_file_cannot_name_config_help_or_an_unknown_key(tmp_path: Path,
         with_config(serve, ["--stdio", "--config", str(path)])
     path.write_text("viewport-size: 800x600\n", encoding="utf-8")
     argv, origins = with_config(serve, ["--stdio", "--config", str(path)])
-    assert argv[:2] == ["--viewport-size", "800x600"]
-    assert origins == {"--viewport-size": f"'viewport-size' in {path}"}
+    assert argv[:1] == ["--viewport-size=800x600"]  # one token: a value is never an option
+    assert origins == {"--viewport-size": f"'viewport-size' in {path}, value \"800x600\""}
