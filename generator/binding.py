@@ -239,6 +239,7 @@ class Binder:
             description_from=description_from,
             surface_to_llm=entry.surface_to_llm,
             is_recordable=entry.is_recordable,
+            trailblaze=entry.trailblaze,
             target=entry.target,
             java_method=entry.method,
             java_signatures=tuple(f"{interface.name}#{m.signature}" for m in merged.kept),
