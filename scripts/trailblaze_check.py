@@ -78,7 +78,7 @@ def _code_lines(text: str) -> list[str]:
 
 def stand_ins(api: TrailblazeApi, checkout: Path, report: Report) -> None:
     folder = ROOT / "scripts" / "kotlin-check" / api.name
-    for stand_in in sorted(folder.glob("*.kt")):
+    for stand_in in sorted([*folder.glob("*.kt"), *folder.glob("sdk/*.d.ts")]):
         text = stand_in.read_text(encoding="utf-8")
         found = re.search(r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text)
         shown = f"{stand_in.relative_to(ROOT)}"

@@ -1,4 +1,6 @@
-"""The `kotlin` output kind (issue 26): Kotlin shims for Trailblaze, off by default.
+"""The `trailblaze` output kind (issues 26, 43): Kotlin shims, descriptors, toolset and TS
+augmentation for Trailblaze as it is (block/trailblaze, the commit `--trailblaze-api` names), off
+by default.
 
 A golden snapshot of a handful of shims; keyword escaping, option objects, unions and refusal on
 hand-made IR; that every tool of the committed allowlist has a shim (issue 35: option objects such
@@ -38,7 +40,8 @@ from generator.type_tree import (
 )
 from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
 
-KOTLIN_ROOT = "kotlin/xyz/block/trailblaze/playwright/generated"
+KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
+RESOURCES = "trailblaze/resources/trails/config/trailmaps/web"
 SNAPSHOT_TOOLS = (
     "GeneratedSetExtraHTTPHeadersTool",
     "GeneratedLocatorPressTool",
@@ -69,15 +72,18 @@ def kotlin_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_default_run_writes_no_kotlin(generated_tree: Path) -> None:
-    assert not (generated_tree / "kotlin").exists()
+    assert not (generated_tree / "trailblaze").exists()
 
 
 def test_extra_kinds_add_only_their_files(generated_tree: Path, kotlin_tree: Path) -> None:
-    """`--outputs all` is the default tree plus the Kotlin shims and the Trailblaze .d.ts."""
+    """`--outputs all` is the default tree plus the `trailblaze/` root: the Kotlin shims (a source
+    root), the descriptors and toolset (a resource root) and the TS augmentation."""
     default, everything = read_tree(generated_tree), read_tree(kotlin_tree)
     extra = set(everything) - set(default)
-    assert "typescript/trailblaze-tools.d.ts" in extra
-    extra.remove("typescript/trailblaze-tools.d.ts")
+    assert {"trailblaze/typescript/trailblaze-tools.d.ts", "trailblaze/typescript/web-tools.d.ts"} <= extra
+    resources = {n for n in extra if n.startswith(f"{RESOURCES}/")}
+    assert f"{RESOURCES}/toolsets/web_framework.yaml" in resources
+    extra -= resources | {"trailblaze/typescript/trailblaze-tools.d.ts", "trailblaze/typescript/web-tools.d.ts"}
     assert extra and all(n.startswith(f"{KOTLIN_ROOT}/") and n.endswith(".kt") for n in extra)
     # SURFACE.md and manifest.json record the Kotlin shims when they are written, and only then.
     common = set(default) - {".generated-files", "SURFACE.md", "manifest.json"}
@@ -99,6 +105,43 @@ def test_shims_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
         for name in SNAPSHOT_TOOLS
     }
     assert shims == snapshot
+
+
+TRAILBLAZE_GOLDENS = (
+    f"{RESOURCES}/tools/web_evaluate.tool.yaml",
+    f"{RESOURCES}/tools/web_setExtraHTTPHeaders.tool.yaml",
+    f"{RESOURCES}/toolsets/web_framework.yaml",
+    "trailblaze/typescript/trailblaze-tools.d.ts",
+)
+
+
+def test_trailblaze_files_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
+    """The Trailblaze-format files: class-backed descriptors (`id` + `class` only), the toolset
+    and the `TrailblazeToolMap` augmentation (syrupy; update with `pytest --snapshot-update`)."""
+    files = {n: (kotlin_tree / n).read_text(encoding="utf-8") for n in TRAILBLAZE_GOLDENS}
+    assert files == snapshot
+
+
+def test_descriptors_are_class_backed_and_skip_the_builtins(kotlin_tree: Path) -> None:
+    """Each registered tool is `id` + `class:` naming its shim; the allowlist's `trailblaze: skip`
+    tools (Trailblaze has its own of the name) are neither described nor in the toolset, and
+    `web_evaluate` (`trailblaze: replace`) is."""
+    import yaml
+
+    tools = sorted((kotlin_tree / RESOURCES / "tools").glob("*.tool.yaml"))
+    toolset = yaml.safe_load((kotlin_tree / RESOURCES / "toolsets/web_framework.yaml").read_text())
+    assert set(toolset) == {"id", "description", "always_enabled", "drivers", "tools"}
+    assert toolset["drivers"] == ["playwright-native", "playwright-electron"]
+    names = [p.name.removesuffix(".tool.yaml") for p in tools]
+    assert toolset["tools"] == names
+    skipped = {"web_click", "web_hover", "web_navigate", "web_selectOption", "web_type"}
+    assert not skipped & set(names) and "web_evaluate" in names
+    assert len(names) == 169 - len(skipped)
+    for path in tools:
+        data = yaml.safe_load(path.read_text())
+        assert set(data) == {"id", "class"} and data["id"] == path.name.removesuffix(".tool.yaml")
+        simple = data["class"].removeprefix("xyz.block.trailblaze.playwright.generated.")
+        assert (kotlin_tree / KOTLIN_ROOT / f"{simple}.kt").is_file()
 
 
 def _tool(params: tuple[ToolParam, ...], signature: str, **changes: Any) -> Tool:
@@ -290,7 +333,7 @@ def test_every_tool_of_the_committed_allowlist_has_a_shim(
 
     out = tmp_path / "out"
     args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(out)]
-    assert main([*args, "--outputs", "kotlin", "-v"]) == 0
+    assert main([*args, "--outputs", "trailblaze", "-v"]) == 0
     assert "no Kotlin shim" not in capsys.readouterr().err
     recorded = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert recorded["kotlin"]["refused"] == {}
@@ -334,13 +377,14 @@ def test_bad_outputs_option_is_an_input_error(tmp_path: Path) -> None:
     assert generate(tmp_path / "out", None, "--outputs", "python,cobol") == 2
     assert generate(tmp_path / "out", None, "--outputs", "trailblaze-ts") == 2
     assert generate(tmp_path / "out", None, "--kotlin-package", "a.object.b") == 2
+    assert generate(tmp_path / "out", None, "--outputs", "kotlin") == 2
 
 
 @pytest.mark.kotlin
 def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
-    shims = list((kotlin_tree / "kotlin").rglob("*.kt"))
+    shims = list((kotlin_tree / "trailblaze" / "kotlin").rglob("*.kt"))
     done = subprocess.run(
-        ["bash", str(REPO / "scripts" / "kotlin-check.sh"), str(kotlin_tree / "kotlin")],
+        ["bash", str(REPO / "scripts" / "kotlin-check.sh"), str(kotlin_tree / "trailblaze" / "kotlin")],
         capture_output=True,
         text=True,
         timeout=1200,
@@ -350,14 +394,9 @@ def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
     assert done.stdout.strip().splitlines()[-1] == f"compiled {len(shims)} files"
 
 
-# The test's stand-in for the declared types of Trailblaze's scripting package (unpublished):
-# only what the augmentation extends and a client that exposes it.
-_TRAILBLAZE_STUB = """\
-export interface TrailblazeTools {}
-export interface TrailblazeClient {
-  readonly tools: TrailblazeTools;
-}
-"""
+# The SDK's public types at the commit the API setting names (every line from its client.ts;
+# scripts/trailblaze_check.py holds them to a checkout).
+SDK_TYPES = REPO / "scripts" / "kotlin-check" / "2026.07.21" / "sdk" / "index"
 
 _TRAILBLAZE_USAGE = """\
 import type { TrailblazeClient } from "@trailblaze/scripting";
@@ -365,9 +404,14 @@ import type { TrailblazeClient } from "@trailblaze/scripting";
 declare const client: TrailblazeClient;
 
 export async function calls(): Promise<string> {
-  await client.tools.web_setExtraHTTPHeaders({ headers: { "x-a": "1" } });
+  const set: string = await client.tools.web_setExtraHTTPHeaders({ headers: { "x-a": "1" } });
   const title: string = await client.tools.web_title({});
-  return title;
+  await client.tools.web_mouse_click({ x: 1, y: 2, button: "right" });
+  // web_evaluate: the SDK's three call styles (its overloads send `{ script }`).
+  const two: number = await client.tools.web_evaluate((a: number) => a + 1, 1);
+  const text: string = await client.tools.web_evaluate("1 + 1");
+  const same: string = await client.tools.web_evaluate({ script: "1 + 1" });
+  return set + title + two + text + same;
 }
 
 export function wrong(): void {
@@ -375,20 +419,34 @@ export function wrong(): void {
   void client.tools.web_noSuchTool({});
   // @ts-expect-error headers must be a record of strings
   void client.tools.web_setExtraHTTPHeaders({ headers: 1 });
+  // @ts-expect-error a required argument is missing
+  void client.tools.web_setExtraHTTPHeaders({});
+  // @ts-expect-error the result is text, not a number
+  const n: Promise<number> = client.tools.web_title({});
+  void n;
 }
 """
 
 
 def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Path) -> None:
-    """`client.tools.web_x(args)` of Trailblaze's SDK (a stub) is typed by the augmentation, under
-    `tsc --strict`; the two wrong calls must be errors (`@ts-expect-error` fails otherwise)."""
-    augmentation = kotlin_tree / "typescript" / "trailblaze-tools.d.ts"
-    assert augmentation.is_file()
-    stub = tmp_path / "trailblaze-stub" / "index.d.ts"
-    stub.parent.mkdir()
-    stub.write_text(_TRAILBLAZE_STUB)
+    """`client.tools.web_x(args)` of Trailblaze's SDK (its public types, as a workspace maps
+    `@trailblaze/scripting` to a declaration file) is typed by the `TrailblazeToolMap` entries,
+    under `tsc --strict`; each wrong call must be an error (`@ts-expect-error` fails otherwise)."""
+    root = kotlin_tree / "trailblaze" / "typescript"
+    augmentation = root / "trailblaze-tools.d.ts"
     usage = tmp_path / "usage.ts"
     usage.write_text(_TRAILBLAZE_USAGE)
-    options = compiler_options({"@trailblaze/scripting": [str(stub.parent / "index")]})
-    done = run_tsc(tmp_path, [augmentation, usage], options)
+    options = compiler_options({"@trailblaze/scripting": [str(SDK_TYPES)]})
+    done = run_tsc(tmp_path, [augmentation, root / "web-tools.d.ts", usage], options)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_trailblaze_ts_calls_fail_without_the_augmentation(tmp_path: Path) -> None:
+    """The same calls against the SDK's types alone: every tool is unknown (so the check above
+    is the augmentation's doing)."""
+    usage = tmp_path / "usage.ts"
+    usage.write_text(_TRAILBLAZE_USAGE)
+    options = compiler_options({"@trailblaze/scripting": [str(SDK_TYPES)]})
+    done = run_tsc(tmp_path, [usage], options)
+    assert done.returncode != 0
+    assert "web_setExtraHTTPHeaders" in done.stdout
