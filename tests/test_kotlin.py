@@ -450,3 +450,106 @@ def test_trailblaze_ts_calls_fail_without_the_augmentation(tmp_path: Path) -> No
     done = run_tsc(tmp_path, [usage], options)
     assert done.returncode != 0
     assert "web_setExtraHTTPHeaders" in done.stdout
+
+
+def _allowlist(tmp_path: Path, old: str, new: str) -> Path:
+    """The committed allowlist with one text replaced (which must be there)."""
+    text = (REPO / "allowlist.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "allowlist.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err
+    (line,) = [x for x in err.splitlines() if x.startswith("error")] or [err]
+    return line
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (("--trailblaze-api", "2025.01.01"), ("--trailblaze-api", "2026.07.21", "2026.05.19")),
+        (("--kotlin-package", "com.example.2tools"), ("--kotlin-package", "com.example.tools")),
+        (("--kotlin-package", "a.fun.b"), ("--kotlin-package", "keywords")),
+    ],
+)
+def test_bad_trailblaze_settings_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], names: tuple[str, ...]
+) -> None:
+    assert generate(tmp_path / "out", None, "--outputs", "trailblaze", *args) == 2
+    line = _one_line_error(capsys)
+    assert all(n in line for n in names), line
+    assert not (tmp_path / "out" / "trailblaze").exists()
+
+
+def test_a_tool_named_like_a_trailblaze_builtin_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without `trailblaze: skip`, the generated web_click would take the name of Trailblaze's
+    own (PlaywrightNativeClickTool): an input error naming the tool, the API and the fixes."""
+    allowlist = _allowlist(tmp_path, "  - method: page.click\n    trailblaze: skip\n", "  - method: page.click\n")
+    assert generate(tmp_path / "out", allowlist, "--outputs", "trailblaze") == 2
+    line = _one_line_error(capsys)
+    parts = ("allowlist.yaml:", "web_click", "page.click", "2026.07.21", "trailblaze: skip", "trailblaze: replace")
+    for part in parts:
+        assert part in line, line
+    # The same allowlist without the trailblaze kind is fine: the clash is Trailblaze's only.
+    assert generate(tmp_path / "plain", allowlist) == 0
+
+
+def test_the_older_api_writes_is_for_llm_and_its_layout(tmp_path: Path) -> None:
+    """`--trailblaze-api 2026.05.19` targets a Trailblaze before `surfaceToLlm` and trailmaps."""
+    out = tmp_path / "out"
+    assert generate(out, None, "--outputs", "trailblaze", "--trailblaze-api", "2026.05.19") == 0
+    shim = (out / KOTLIN_ROOT / "GeneratedSetExtraHTTPHeadersTool.kt").read_text(encoding="utf-8")
+    assert '@TrailblazeToolClass(name = "web_setExtraHTTPHeaders", isForLlm = false,' in shim
+    assert "surfaceToLlm" not in shim
+    resources = out / "trailblaze" / "resources" / "trailblaze-config"
+    assert (resources / "tools" / "web_evaluate.tool.yaml").is_file()
+    assert (resources / "toolsets" / "web_framework.yaml").is_file()
+
+
+def test_wire_names_rename_a_parameter_in_every_output(tmp_path: Path) -> None:
+    """`wireNames: {expression: script}` on web_evaluate: the JSON key is `script` in the Python
+    shim, the descriptor, the TS types and the Kotlin shim (the shape Trailblaze's SDK sends);
+    the Python call still passes `expression=`."""
+    allowlist = _allowlist(
+        tmp_path,
+        "    name: web_evaluate\n",
+        "    name: web_evaluate\n    wireNames: {expression: script}\n",
+    )
+    out = tmp_path / "out"
+    assert generate(out, allowlist, "--outputs", "all") == 0
+    import yaml
+
+    descriptor = yaml.safe_load((out / "tools" / "web_evaluate.tool.yaml").read_text())
+    assert list(descriptor["parameters"]["properties"]) == ["script", "arg"]
+    assert descriptor["parameters"]["required"] == ["script"]
+    python = (out / "python" / "playwright_tools" / "tools" / "web_evaluate.py").read_text()
+    assert 'args["script"]' in python and "page.evaluate(expression=self.script" in python
+    kotlin = (out / KOTLIN_ROOT / "GeneratedEvaluateTool.kt").read_text()
+    assert "val script: String," in kotlin and "page.evaluate(this.script," in kotlin
+    ts = (out / "typescript" / "web-tools.d.ts").read_text()
+    assert "script: string;" in ts[ts.index("web_evaluate: {") :][:600]
+
+
+@pytest.mark.parametrize(
+    ("wire", "says"),
+    [
+        ("{nope: script}", "wireNames names 'nope', which is no parameter of web_evaluate"),
+        ("{expression: arg}", "'arg', which web_evaluate already has"),
+        ("{expression: 'a-b'}", "must be an identifier"),
+    ],
+)
+def test_bad_wire_names_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], wire: str, says: str
+) -> None:
+    allowlist = _allowlist(
+        tmp_path, "    name: web_evaluate\n", f"    name: web_evaluate\n    wireNames: {wire}\n"
+    )
+    assert generate(tmp_path / "out", allowlist) == 2
+    line = _one_line_error(capsys)
+    assert says in line and "allowlist.yaml:" in line, line

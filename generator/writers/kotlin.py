@@ -845,7 +845,7 @@ def trailblaze_shims(
             continue
         if tool.name.value in api.builtins and tool.trailblaze != "replace":
             raise GeneratorError(
-                f"allowlist: the tool {tool.name.value} ({tool.target.prefix}.{tool.java_method}) "
+                f"{tool.source}: the tool {tool.name.value} ({tool.target.prefix}.{tool.java_method}) "
                 f"has the name of a Trailblaze built-in tool (--trailblaze-api {api.name}); give "
                 "its entry 'trailblaze: skip' to leave it out of the Trailblaze output, "
                 "'trailblaze: replace' if it takes the built-in's place, or another 'name:'.",
