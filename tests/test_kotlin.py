@@ -553,3 +553,12 @@ def test_bad_wire_names_are_one_line_errors(
     assert generate(tmp_path / "out", allowlist) == 2
     line = _one_line_error(capsys)
     assert says in line and "allowlist.yaml:" in line, line
+
+
+def test_a_bad_trailblaze_value_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    allowlist = _allowlist(tmp_path, "    trailblaze: replace\n", "    trailblaze: maybe\n")
+    assert generate(tmp_path / "out", allowlist) == 2
+    line = _one_line_error(capsys)
+    assert "allowlist.yaml:" in line and "'trailblaze' must be skip" in line and "replace" in line
