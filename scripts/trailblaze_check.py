@@ -34,7 +34,9 @@ from generator.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi  # noqa: E
 # The keys the `trailblaze` kind writes (templates/trailblaze_tool.yaml.j2, _toolset.yaml.j2).
 DESCRIPTOR_KEYS = ("id", "class")
 TOOLSET_KEYS = ("id", "description", "always_enabled", "drivers", "tools")
-TOOL_YAML_CONFIG = "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze/config/ToolYamlConfig.kt"
+TOOL_YAML_CONFIG = (
+    "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze/config/ToolYamlConfig.kt"
+)
 TOOLSET_YAML_CONFIG = (
     "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze/config/ToolSetYamlConfig.kt"
 )
@@ -80,7 +82,9 @@ def stand_ins(api: TrailblazeApi, checkout: Path, report: Report) -> None:
     folder = ROOT / "scripts" / "kotlin-check" / api.name
     for stand_in in sorted([*folder.glob("*.kt"), *folder.glob("sdk/*.d.ts")]):
         text = stand_in.read_text(encoding="utf-8")
-        found = re.search(r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text)
+        found = re.search(
+            r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text
+        )
         shown = f"{stand_in.relative_to(ROOT)}"
         if found is None:
             report.differs(f"{shown}: names no Trailblaze file and commit")
@@ -182,7 +186,9 @@ def _properties(path: Path) -> dict[str, bool]:
     head = re.search(r"data class \w+\((.*?)\n\)", text, re.S)
     keys: dict[str, bool] = {}
     for line in (head.group(1) if head else "").splitlines():
-        found = re.search(r'(?:@SerialName\("([^"]+)"\)\s*)?val (\w+):[^=]*?(=)?[^=]*$', line.strip())
+        found = re.search(
+            r'(?:@SerialName\("([^"]+)"\)\s*)?val (\w+):[^=]*?(=)?[^=]*$', line.strip()
+        )
         if found and not line.strip().startswith("*"):
             keys[found.group(1) or found.group(2)] = found.group(3) is not None
     return keys
@@ -223,10 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api", default=DEFAULT_API, help=f"one of {', '.join(sorted(APIS))}")
     args = parser.parse_args(argv)
     if args.api not in APIS:
-        print(f"--api {args.api}: unknown; choose one of {', '.join(sorted(APIS))}", file=sys.stderr)
+        print(
+            f"--api {args.api}: unknown; choose one of {', '.join(sorted(APIS))}", file=sys.stderr
+        )
         return 2
     if not (args.against / "trailblaze-models").is_dir():
-        print(f"--against {args.against}: not a Trailblaze work tree (no trailblaze-models/)", file=sys.stderr)
+        print(
+            f"--against {args.against}: not a Trailblaze work tree (no trailblaze-models/)",
+            file=sys.stderr,
+        )
         return 2
     api = APIS[args.api]
     print(f"Trailblaze API {api.name} (block/trailblaze@{api.commit}) against {args.against}")

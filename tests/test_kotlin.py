@@ -80,10 +80,16 @@ def test_extra_kinds_add_only_their_files(generated_tree: Path, kotlin_tree: Pat
     root), the descriptors and toolset (a resource root) and the TS augmentation."""
     default, everything = read_tree(generated_tree), read_tree(kotlin_tree)
     extra = set(everything) - set(default)
-    assert {"trailblaze/typescript/trailblaze-tools.d.ts", "trailblaze/typescript/web-tools.d.ts"} <= extra
+    assert {
+        "trailblaze/typescript/trailblaze-tools.d.ts",
+        "trailblaze/typescript/web-tools.d.ts",
+    } <= extra
     resources = {n for n in extra if n.startswith(f"{RESOURCES}/")}
     assert f"{RESOURCES}/toolsets/web_framework.yaml" in resources
-    extra -= resources | {"trailblaze/typescript/trailblaze-tools.d.ts", "trailblaze/typescript/web-tools.d.ts"}
+    extra -= resources | {
+        "trailblaze/typescript/trailblaze-tools.d.ts",
+        "trailblaze/typescript/web-tools.d.ts",
+    }
     assert extra and all(n.startswith(f"{KOTLIN_ROOT}/") and n.endswith(".kt") for n in extra)
     # SURFACE.md and manifest.json record the Kotlin shims when they are written, and only then.
     common = set(default) - {".generated-files", "SURFACE.md", "manifest.json"}
@@ -384,7 +390,11 @@ def test_bad_outputs_option_is_an_input_error(tmp_path: Path) -> None:
 def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
     shims = list((kotlin_tree / "trailblaze" / "kotlin").rglob("*.kt"))
     done = subprocess.run(
-        ["bash", str(REPO / "scripts" / "kotlin-check.sh"), str(kotlin_tree / "trailblaze" / "kotlin")],
+        [
+            "bash",
+            str(REPO / "scripts" / "kotlin-check.sh"),
+            str(kotlin_tree / "trailblaze" / "kotlin"),
+        ],
         capture_output=True,
         text=True,
         timeout=1200,
@@ -477,7 +487,10 @@ def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     ],
 )
 def test_bad_trailblaze_settings_are_one_line_errors(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], names: tuple[str, ...]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+    names: tuple[str, ...],
 ) -> None:
     assert generate(tmp_path / "out", None, "--outputs", "trailblaze", *args) == 2
     line = _one_line_error(capsys)
@@ -490,10 +503,19 @@ def test_a_tool_named_like_a_trailblaze_builtin_is_an_error(
 ) -> None:
     """Without `trailblaze: skip`, the generated web_click would take the name of Trailblaze's
     own (PlaywrightNativeClickTool): an input error naming the tool, the API and the fixes."""
-    allowlist = _allowlist(tmp_path, "  - method: page.click\n    trailblaze: skip\n", "  - method: page.click\n")
+    allowlist = _allowlist(
+        tmp_path, "  - method: page.click\n    trailblaze: skip\n", "  - method: page.click\n"
+    )
     assert generate(tmp_path / "out", allowlist, "--outputs", "trailblaze") == 2
     line = _one_line_error(capsys)
-    parts = ("allowlist.yaml:", "web_click", "page.click", "2026.07.21", "trailblaze: skip", "trailblaze: replace")
+    parts = (
+        "allowlist.yaml:",
+        "web_click",
+        "page.click",
+        "2026.07.21",
+        "trailblaze: skip",
+        "trailblaze: replace",
+    )
     for part in parts:
         assert part in line, line
     # The same allowlist without the trailblaze kind is fine: the clash is Trailblaze's only.

@@ -540,7 +540,9 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         for name, node in sorted(types.enums.items())
     ]
     all_fields = [*fields, *(f for o in objects for f in o["fields"])]
-    described = bool(tool.description.strip()) or any("LLMDescription(" in f["kdoc"] for f in all_fields)
+    described = bool(tool.description.strip()) or any(
+        "LLMDescription(" in f["kdoc"] for f in all_fields
+    )
     uses_json = any(JSON_ELEMENT in f["declared"] for f in all_fields)
     decodes = dispatch is not None or any(o["branches"] for o in options)
     api = settings.api
