@@ -360,7 +360,7 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
         checked: dict[str, Any] = loaded
         return checked
     from generator.jar_resolver import UNKNOWN_VERSION, jar_version
-    from generator.outputs import DEFAULT_KINDS
+    from generator.outputs import DEFAULT_KINDS, KOTLIN
     from generator.python_release import python_api_for, valid_version
 
     allowlist = load_allowlist(args.allowlist)
@@ -392,7 +392,7 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
                     error.exit_code,
                 ) from None
     # Kotlin too: in memory only, so the report covers the shims' signatures.
-    kinds = (*DEFAULT_KINDS, "trailblaze")
+    kinds = (*DEFAULT_KINDS, KOTLIN)
     inputs: Inputs = gather(
         allowlist, jar, _templates(args), "diff;outputs+kotlin", cache, kinds, None, python_files
     )

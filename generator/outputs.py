@@ -33,6 +33,9 @@ TRAILBLAZE_TS_MODULE = "@trailblaze/scripting"
 TRAILBLAZE_TS_INTERFACE = "TrailblazeToolMap"
 # The `trailblaze` kind's root: `kotlin/` a source root, `resources/` a resource root.
 TRAILBLAZE_ROOT = "trailblaze"
+# The part of the `trailblaze` kind that is the Kotlin shims alone: `diff` renders only it (the
+# manifest's Kotlin record), not the registration files, which only a Trailblaze build needs.
+KOTLIN = "kotlin"
 # The toolset the generated tools join, as seed 001 names it.
 TRAILBLAZE_TOOLSET = "web_framework"
 _RUNTIME = Path(__file__).resolve().parent / "runtime"
@@ -79,7 +82,7 @@ class Model:
     @functools.cached_property
     def kotlin_surface(self) -> dict[str, Any] | None:
         """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
-        if "trailblaze" not in self.kinds:
+        if KOTLIN not in self.kinds:
             return None
         from generator.writers.kotlin import surface
 
@@ -228,7 +231,7 @@ OUTPUTS: tuple[Output, ...] = (
         lambda m: m.kotlin_files[0],
         "kotlin_tool.kt.j2",
         f"{TRAILBLAZE_ROOT}/kotlin/{{package_path}}/{{class_name}}.kt",
-        kind="trailblaze",
+        kind=KOTLIN,
         notes=lambda m: [
             (r.java_reference, f"no Kotlin shim: {r.reason}") for r in m.kotlin_files[1]
         ],
@@ -242,7 +245,7 @@ OUTPUTS: tuple[Output, ...] = (
         ),
         "kotlin_json.kt.j2",
         f"{TRAILBLAZE_ROOT}/kotlin/{{package_path}}/{JSON_HELPER_FILE}.kt",
-        kind="trailblaze",
+        kind=KOTLIN,
     ),
     Rendered(
         lambda m: m.trailblaze_shims,
@@ -332,5 +335,6 @@ def parse_kinds(text: str) -> tuple[str, ...]:
 
 
 def selected(kinds: tuple[str, ...]) -> tuple[Output, ...]:
-    """The registered outputs of `kinds`, and every `core` one."""
-    return tuple(o for o in OUTPUTS if o.kind == "core" or o.kind in kinds)
+    """The registered outputs of `kinds`, and every `core` one (`trailblaze` includes `kotlin`)."""
+    wanted = {*kinds, "core", *([KOTLIN] if "trailblaze" in kinds else [])}
+    return tuple(o for o in OUTPUTS if o.kind in wanted)
