@@ -3,7 +3,8 @@
 # generator --outputs ...,trailblaze writes them under <out>/trailblaze/kotlin) with the Kotlin
 # compiler and the kotlinx-serialization plugin, against the real Playwright JAR (the one the
 # generator resolves: `python -m generator.jar_resolver`, which fetches a release whose parent POM
-# is not published by its coordinates; PLAYWRIGHT_JAR overrides it), its API's own compile
+# is not published by its coordinates; PLAYWRIGHT_VERSION=X.Y.Z takes a fully published release by
+# its coordinates instead, with its driver, so that the classes can also run), its API's own compile
 # dependencies, koog's real `agents-tools` (LLMDescription) and kotlinx-serialization, and the
 # stand-ins of Trailblaze's own unpublished types in scripts/kotlin-check/<api>/ (TRAILBLAZE_API,
 # default 2026.07.21: see generator/trailblaze_api.py). Prints `compiled N files` (N: the files
@@ -31,8 +32,10 @@ kotlin_version=2.2.20
 serialization_version=1.9.0
 python=${PYTHON:-${root}/.venv/bin/python}
 # The JAR itself, not its POM: Maven cannot read the POM of a release whose parent POM is missing.
-if [ -n "${PLAYWRIGHT_JAR:-}" ]; then
-  playwright_jar=${PLAYWRIGHT_JAR}
+playwright_dep=""
+if [ -n "${PLAYWRIGHT_VERSION:-}" ]; then
+  playwright_jar=""
+  playwright_dep="<dependency><groupId>com.microsoft.playwright</groupId><artifactId>playwright</artifactId><version>${PLAYWRIGHT_VERSION}</version></dependency>"
 elif ! playwright_jar=$(cd "${root}" && "${python}" -m generator.jar_resolver); then
   echo "kotlin-check.sh: the Playwright JAR could not be resolved (above)" >&2
   exit 3
@@ -71,7 +74,7 @@ dep() { echo "<dependency><groupId>$1</groupId><artifactId>$2</artifactId><versi
 
 resolve compiler "$(dep org.jetbrains.kotlin kotlin-compiler-embeddable "${kotlin_version}")"
 resolve plugin "$(dep org.jetbrains.kotlin kotlin-serialization-compiler-plugin-embeddable "${kotlin_version}")"
-resolve compile "$(dep com.google.code.gson gson "${gson_version}")$(dep org.jspecify jspecify "${jspecify_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")$(dep ai.koog agents-tools-jvm "${koog_version}")"
+resolve compile "$(dep com.google.code.gson gson "${gson_version}")$(dep org.jspecify jspecify "${jspecify_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")$(dep ai.koog agents-tools-jvm "${koog_version}")${playwright_dep}"
 
 plugin_jar=$(tr ':' '\n' < "${work}/plugin.cp" | grep kotlin-serialization-compiler-plugin-embeddable)
 mapfile -t sources < <(find "${dir}" -name '*.kt' -type f | sort)
@@ -85,7 +88,7 @@ fi
 if ! java -cp "$(cat "${work}/compiler.cp")" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
     -no-stdlib -no-reflect -jvm-target 11 \
     -Xplugin="${plugin_jar}" \
-    -classpath "${playwright_jar}:$(cat "${work}/compile.cp")" \
+    -classpath "${playwright_jar:+${playwright_jar}:}$(cat "${work}/compile.cp")" \
     -d "${work}/classes" \
     "${sources[@]}" ${extra[@]+"${extra[@]}"} "${here}/kotlin-check/${api}"/*.kt > "${work}/kotlinc.log" 2>&1; then
   cat "${work}/kotlinc.log" >&2
@@ -96,6 +99,6 @@ grep -E '^(error|exception):' "${work}/kotlinc.log" >&2 && exit 1
 if [ -n "${KOTLIN_CHECK_CLASSES:-}" ]; then
   rm -rf "${KOTLIN_CHECK_CLASSES}"
   cp -r "${work}/classes" "${KOTLIN_CHECK_CLASSES}"
-  echo "${playwright_jar}:$(cat "${work}/compile.cp")" > "${KOTLIN_CHECK_CLASSES}.classpath"
+  echo "${playwright_jar:+${playwright_jar}:}$(cat "${work}/compile.cp")" > "${KOTLIN_CHECK_CLASSES}.classpath"
 fi
 echo "compiled ${#sources[@]} files"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -584,3 +585,57 @@ def test_a_bad_trailblaze_value_is_a_one_line_error(
     assert generate(tmp_path / "out", allowlist) == 2
     line = _one_line_error(capsys)
     assert "allowlist.yaml:" in line and "'trailblaze' must be skip" in line and "replace" in line
+
+
+# Playwright Java 1.63.0 cannot run from Maven's central repository (no `driver` or
+# `driver-bundle` of it is published), so the browser case compiles and runs the shim against the
+# newest release published whole.
+RUNNABLE_PLAYWRIGHT = "1.62.0"
+
+
+@pytest.mark.kotlin
+def test_a_shim_run_from_kotlin_sets_headers_the_server_sees(
+    kotlin_tree: Path, tmp_path: Path, page_server: Any
+) -> None:
+    """`web_setExtraHTTPHeaders`' shim, decoded from the tool call's JSON as Trailblaze decodes
+    one, run through `executeWithPlaywright` (stand-in context) against headless Chromium: the
+    local server sees the header, the result is `Success`, and the same call on a closed page is
+    `Error.ExceptionThrown("web_setExtraHTTPHeaders failed: ...")`."""
+    from conftest import CHROMIUM
+
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("GeneratedSetExtraHTTPHeadersTool", "GeneratedJson"):
+        (source / f"{name}.kt").write_bytes((kotlin_tree / KOTLIN_ROOT / f"{name}.kt").read_bytes())
+    classes = tmp_path / "classes"
+    env = {
+        **os.environ,
+        "PLAYWRIGHT_VERSION": RUNNABLE_PLAYWRIGHT,
+        "KOTLIN_CHECK_CLASSES": str(classes),
+    }
+    script = REPO / "scripts" / "kotlin-check.sh"
+    main = REPO / "tests" / "kotlin_run" / "RunShim.kt"
+    done = subprocess.run(
+        ["bash", str(script), str(source), str(main)],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    classpath = f"{classes}:{Path(f'{classes}.classpath').read_text().strip()}"
+    url = f"{page_server.origin}/kotlin-headers"
+    ran = subprocess.run(
+        ["java", "-cp", classpath, "RunShimKt", url, '{"headers": {"x-kotlin": "1"}}', CHROMIUM],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"},
+    )
+    assert ran.returncode == 0, ran.stderr[-4000:]
+    assert "result: Success(message=, structuredContent=null)" in ran.stdout
+    assert "closed: ExceptionThrown(errorMessage=web_setExtraHTTPHeaders failed: " in ran.stdout
+    seen = page_server.headers_for("/kotlin-headers")
+    assert seen and seen[0].get("x-kotlin") == "1"
