@@ -15,14 +15,24 @@ changed). Checked, each a line `ok ...` or `DIFFERS ...`; exit status 1 on any d
 - the descriptor keys the `trailblaze` output writes (`id`, `class`) are `ToolYamlConfig`
   properties, and `id` is its one property without a default;
 - the toolset keys it writes are `ToolSetYamlConfig` properties;
-- the TypeScript SDK declares `interface TrailblazeToolMap`, the augmentation's target.
+- the TypeScript SDK declares `interface TrailblazeToolMap`, the augmentation's target;
+- (unless --no-bundle) the generated augmentation type-checks against the SDK's own declaration
+  bundle, built as Trailblaze builds it: the SDK's pinned dependencies installed with npm into a
+  copy of sdks/typescript, `dts-bundle-generator --external-inlines zod @modelcontextprotocol/sdk
+  --no-check src/index.ts` with runtime-globals.d.ts appended, then the SDK's own `tsc` over
+  scripts/kotlin-check/trailblaze_usage.ts with the compiler options Trailblaze writes into a
+  trailmap's tsconfig.json; and without the augmentation the same file must fail.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,10 +233,134 @@ def typescript(checkout: Path, report: Report) -> None:
         report.differs(f"{TS_CLIENT} declares no (empty) interface {TRAILBLAZE_TS_INTERFACE}")
 
 
+# What the bundle needs of the SDK's package.json (its dependencies and the two build tools).
+BUNDLE_PACKAGES = (
+    "@modelcontextprotocol/sdk",
+    "zod",
+    "ajv",
+    "dts-bundle-generator",
+    "typescript",
+    "@types/node",
+)
+# The compiler options of a trailmap's tsconfig.json (PerTrailmapTsconfigEmitter.kt).
+TRAILMAP_OPTIONS = {
+    "target": "ES2022",
+    "module": "ESNext",
+    "moduleResolution": "Bundler",
+    "lib": ["ES2022"],
+    "strict": True,
+    "esModuleInterop": True,
+    "skipLibCheck": True,
+    "resolveJsonModule": True,
+    "noEmit": True,
+    "allowJs": True,
+    "checkJs": False,
+    "types": [],
+}
+
+
+def _run(command: list[str], cwd: Path, what: str, timeout: int = 900) -> str | None:
+    """None when `command` succeeds, else the end of its output."""
+    done = subprocess.run(
+        command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode == 0:
+        return None
+    return f"{what} failed (exit {done.returncode}): {(done.stdout + done.stderr)[-1500:]}"
+
+
+def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
+    """The augmentation against the SDK's real declaration bundle (see the module docstring)."""
+    with tempfile.TemporaryDirectory(prefix="trailblaze-sdk-") as scratch:
+        work = Path(scratch)
+        sdk = work / "sdk"
+        shutil.copytree(
+            checkout / "sdks" / "typescript", sdk, ignore=shutil.ignore_patterns("node_modules")
+        )
+        package = json.loads((sdk / "package.json").read_text(encoding="utf-8"))
+        pins = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
+        wanted = [f"{name}@{pins[name]}" for name in BUNDLE_PACKAGES if name in pins]
+        # Only these packages: the SDK's others (language servers, esbuild) are not for the bundle.
+        (sdk / "package.json").write_text('{"private": true, "type": "module"}', encoding="utf-8")
+        npm = ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"]
+        failed = _run([*npm, *wanted], sdk, "npm install")
+        (sdk / "package.json").write_text(json.dumps(package), encoding="utf-8")
+        bundle = sdk / "dist" / "index.d.ts"
+        failed = failed or _run(
+            [
+                "node",
+                str(sdk / "node_modules/dts-bundle-generator/dist/bin/dts-bundle-generator.js"),
+                "--external-inlines",
+                "zod",
+                "@modelcontextprotocol/sdk",
+                "--no-check",
+                "--out-file",
+                str(bundle),
+                "src/index.ts",
+            ],
+            sdk,
+            "dts-bundle-generator",
+        )
+        if failed:
+            report.differs(f"SDK bundle: {failed}")
+            return
+        with bundle.open("a", encoding="utf-8") as out:
+            out.write("\n" + (sdk / "runtime-globals.d.ts").read_text(encoding="utf-8"))
+        generated = work / "out"
+        failed = _run(
+            [
+                sys.executable,
+                "-m",
+                "generator",
+                "--outputs",
+                "trailblaze",
+                "--trailblaze-api",
+                api.name,
+                "--out",
+                str(generated),
+                "-q",
+            ],
+            ROOT,
+            "python -m generator",
+        )
+        if failed:
+            report.differs(f"SDK bundle: {failed}")
+            return
+        tsc = [str(sdk / "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"]
+        fine = True
+        for with_augmentation in (True, False):
+            trailmap = work / ("trailmap" if with_augmentation else "bare")
+            trailmap.mkdir()
+            shutil.copy(ROOT / "scripts" / "kotlin-check" / "trailblaze_usage.ts", trailmap)
+            if with_augmentation:
+                for name in ("trailblaze-tools.d.ts", "web-tools.d.ts"):
+                    shutil.copy(generated / "trailblaze" / "typescript" / name, trailmap)
+            options = {**TRAILMAP_OPTIONS, "paths": {"@trailblaze/scripting": [str(bundle)[:-5]]}}
+            config = {"compilerOptions": options, "include": ["**/*.ts"]}
+            (trailmap / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+            failed = _run(["node", *tsc], trailmap, "tsc")
+            if with_augmentation and failed:
+                fine = False
+                report.differs(f"the augmentation against the SDK's bundle: {failed}")
+            elif not with_augmentation and not failed:
+                fine = False
+                report.differs("without the augmentation the calls type-check too: not its doing")
+        if fine:
+            report.ok(
+                "the augmentation type-checks against the SDK's dts-bundle-generator bundle "
+                f"(TypeScript {pins.get('typescript')}), and the calls fail without it"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", required=True, type=Path, help="a block/trailblaze work tree")
     parser.add_argument("--api", default=DEFAULT_API, help=f"one of {', '.join(sorted(APIS))}")
+    parser.add_argument(
+        "--no-bundle",
+        action="store_true",
+        help="skip building the SDK's declaration bundle (npm install, dts-bundle-generator)",
+    )
     args = parser.parse_args(argv)
     if args.api not in APIS:
         print(
@@ -246,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     api_setting(api, args.against, report)
     yaml_keys(args.against, report)
     typescript(args.against, report)
+    if not args.no_bundle:
+        sdk_bundle(api, args.against, report)
     print("differences found" if report.failed else "no differences")
     return 1 if report.failed else 0
 

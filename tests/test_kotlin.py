@@ -409,34 +409,9 @@ def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
 # scripts/trailblaze_check.py holds them to a checkout).
 SDK_TYPES = REPO / "scripts" / "kotlin-check" / "2026.07.21" / "sdk" / "index"
 
-_TRAILBLAZE_USAGE = """\
-import type { TrailblazeClient } from "@trailblaze/scripting";
-
-declare const client: TrailblazeClient;
-
-export async function calls(): Promise<string> {
-  const set: string = await client.tools.web_setExtraHTTPHeaders({ headers: { "x-a": "1" } });
-  const title: string = await client.tools.web_title({});
-  await client.tools.web_mouse_click({ x: 1, y: 2, button: "right" });
-  // web_evaluate: the SDK's three call styles (its overloads send `{ script }`).
-  const two: number = await client.tools.web_evaluate((a: number) => a + 1, 1);
-  const text: string = await client.tools.web_evaluate("1 + 1");
-  const same: string = await client.tools.web_evaluate({ script: "1 + 1" });
-  return set + title + two + text + same;
-}
-
-export function wrong(): void {
-  // @ts-expect-error not a tool
-  void client.tools.web_noSuchTool({});
-  // @ts-expect-error headers must be a record of strings
-  void client.tools.web_setExtraHTTPHeaders({ headers: 1 });
-  // @ts-expect-error a required argument is missing
-  void client.tools.web_setExtraHTTPHeaders({});
-  // @ts-expect-error the result is text, not a number
-  const n: Promise<number> = client.tools.web_title({});
-  void n;
-}
-"""
+_TRAILBLAZE_USAGE = (REPO / "scripts" / "kotlin-check" / "trailblaze_usage.ts").read_text(
+    encoding="utf-8"
+)
 
 
 def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Path) -> None:
