@@ -48,7 +48,17 @@ def tool_name_problem(name: str) -> str | None:
     return None
 
 
-_ENTRY_KEYS = ("method", "name", "description", "surfaceToLlm", "isRecordable")
+_ENTRY_KEYS = (
+    "method",
+    "name",
+    "description",
+    "surfaceToLlm",
+    "isRecordable",
+    "wireNames",
+    "trailblaze",
+)
+# `trailblaze:` of an entry: how its tool meets a Trailblaze built-in of the same name.
+TRAILBLAZE_CHOICES = ("skip", "replace")
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,11 @@ class AllowlistEntry:
     description: str | None = None
     surface_to_llm: bool = False
     is_recordable: bool = False
+    wire_names: tuple[tuple[str, str], ...] = ()
+    """(parameter, name on the wire) pairs: the JSON key a parameter is given under instead."""
+    trailblaze: str = ""
+    """"" (a tool of its own in the Trailblaze output), "skip" (left out of it: Trailblaze's
+    built-in of the name serves it) or "replace" (it takes the built-in's place)."""
 
     @property
     def spelled(self) -> str:
@@ -190,7 +205,43 @@ def _method_entry(
         is_recordable=_boolean(path, fields["isRecordable"], "isRecordable")
         if "isRecordable" in fields
         else False,
+        wire_names=_wire_names(path, fields["wireNames"]) if "wireNames" in fields else (),
+        trailblaze=_trailblaze(path, fields["trailblaze"]) if "trailblaze" in fields else "",
     )
+
+
+def _trailblaze(path: str, node: yaml.Node) -> str:
+    value = _scalar(path, node, "'trailblaze'")
+    if value not in TRAILBLAZE_CHOICES:
+        raise GeneratorError(
+            f"{_where(path, node)}: 'trailblaze' must be skip (leave the tool out of the "
+            "Trailblaze output) or replace (it takes the place of Trailblaze's built-in tool)."
+        )
+    return value
+
+
+def _wire_names(path: str, node: yaml.Node) -> tuple[tuple[str, str], ...]:
+    """`wireNames: {expression: script}`: each parameter's name on the wire, an identifier."""
+    if not isinstance(node, yaml.MappingNode) or not node.value:
+        raise GeneratorError(
+            f"{_where(path, node)}: 'wireNames' must map parameter names to the names they "
+            "take on the wire, for example 'wireNames: {expression: script}'."
+        )
+    pairs = []
+    for key_node, value_node in node.value:
+        key = _scalar(path, key_node, "a parameter name")
+        value = _scalar(path, value_node, f"the wire name of {key}")
+        if not is_identifier(value) or not value.isascii():
+            raise GeneratorError(
+                f"{_where(path, value_node)}: the wire name '{value}' of {key} must be an "
+                "identifier (ASCII letters, digits and '_'), for example 'script'."
+            )
+        pairs.append((key, value))
+    if len({k for k, _ in pairs}) != len(pairs) or len({v for _, v in pairs}) != len(pairs):
+        raise GeneratorError(
+            f"{_where(path, node)}: 'wireNames' names a parameter, or a wire name, twice."
+        )
+    return tuple(pairs)
 
 
 def load_allowlist(path: Path) -> Allowlist:

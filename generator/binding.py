@@ -10,7 +10,7 @@ import dataclasses
 import re
 
 from generator.allowlist import Allowlist, AllowlistEntry
-from generator.diagnostics import Diagnostics
+from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
 from generator.ir import CallArgument, DescriptionFrom, Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.java_objects import JavaObjects
@@ -233,12 +233,13 @@ class Binder:
             params = _python_param_docs(params, binding.call, method)
         if description_from == "python":
             description = _tool_names_in_prose(description, params)
-        return Tool(
+        tool = Tool(
             name=ToolName(entry.name or entry.target.tool_prefix + entry.method),
             description=description,
             description_from=description_from,
             surface_to_llm=entry.surface_to_llm,
             is_recordable=entry.is_recordable,
+            trailblaze=entry.trailblaze,
             target=entry.target,
             java_method=entry.method,
             java_signatures=tuple(f"{interface.name}#{m.signature}" for m in merged.kept),
@@ -254,6 +255,9 @@ class Binder:
             java_objects=self.java_objects.of_params(binding.params),
             java_options=self.java_objects.of_options(merged.kept),
         )
+        if not entry.wire_names:
+            return tool
+        return _on_the_wire(tool, entry)
 
     def _refuse(
         self, entry: AllowlistEntry, member: str, refusal: Refusal, separator: str = ": "
@@ -292,3 +296,65 @@ class Binder:
         hint = f"did you mean {suggestions}?" if close else "check the Playwright Java API"
         refusal = Refusal(RefusalKind.OTHER, f"has no method '{entry.method}'", hint)
         return self._refuse(entry, interface.name, refusal, " ")
+
+
+def _on_the_wire(tool: Tool, entry: AllowlistEntry) -> Tool:
+    """`tool` with the allowlist's `wireNames` applied: each named parameter takes its new JSON
+    key in every output (the Python call, the Java setters and the prose that names it keep
+    their own), so a tool can keep a consumer's existing wire shape (`web_evaluate`'s `script`)."""
+    names = [p.wire_name for p in tool.params]
+    for old, new in entry.wire_names:
+        if old not in names:
+            raise GeneratorError(
+                f"{entry.location}: wireNames names '{old}', which is no parameter of "
+                f"{tool.name.value} (its parameters: {', '.join(names) or 'none'}).",
+                ExitCode.USER_INPUT,
+            )
+        if new in names and new != old and new not in dict(entry.wire_names):
+            raise GeneratorError(
+                f"{entry.location}: wireNames gives '{old}' the name '{new}', which "
+                f"{tool.name.value} already has; choose another.",
+                ExitCode.USER_INPUT,
+            )
+        if tool.target.selector_param and old == "selector":
+            raise GeneratorError(
+                f"{entry.location}: wireNames cannot rename 'selector', the locator every "
+                f"{tool.target.prefix} tool is called on; remove it.",
+                ExitCode.USER_INPUT,
+            )
+    renamed = dict(entry.wire_names)
+
+    def prose(text: str) -> str:
+        for old, new in entry.wire_names:
+            text = text.replace(f"`{old}`", f"`{new}`")
+        return text
+
+    def param(p: ToolParam) -> ToolParam:
+        return dataclasses.replace(
+            p, wire_name=renamed.get(p.wire_name, p.wire_name), description=prose(p.description)
+        )
+
+    options = tool.java_options
+    if options is not None:
+        options = dataclasses.replace(
+            options,
+            setters=tuple(
+                dataclasses.replace(
+                    s,
+                    argument=dataclasses.replace(
+                        s.argument,
+                        wire_name=renamed.get(s.argument.wire_name, s.argument.wire_name),
+                    ),
+                )
+                for s in options.setters
+            ),
+        )
+    return dataclasses.replace(
+        tool,
+        description=prose(tool.description),
+        params=tuple(param(p) for p in tool.params),
+        call=tuple(
+            dataclasses.replace(c, params=tuple(param(p) for p in c.params)) for c in tool.call
+        ),
+        java_options=options,
+    )

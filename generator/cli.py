@@ -88,7 +88,7 @@ def parser() -> argparse.ArgumentParser:
         "--outputs",
         default=None,
         metavar="KINDS",
-        help="comma-separated output kinds: python, yaml, typescript, trailblaze-ts, kotlin, or all "
+        help="comma-separated output kinds: python, yaml, typescript, trailblaze, or all "
         "(default: python,yaml,typescript)",
     )
     p.add_argument(
@@ -97,16 +97,11 @@ def parser() -> argparse.ArgumentParser:
         help="package of the Kotlin shims (default: xyz.block.trailblaze.playwright.generated)",
     )
     p.add_argument(
-        "--kotlin-tool-interface",
+        "--trailblaze-api",
         default=None,
-        help="the interface the Kotlin shims implement, qualified "
-        "(default: xyz.block.trailblaze.playwright.PlaywrightExecutableTool)",
-    )
-    p.add_argument(
-        "--kotlin-tool-annotation",
-        default=None,
-        help="the annotation on each Kotlin shim, qualified "
-        "(default: xyz.block.trailblaze.toolcalls.TrailblazeToolClass)",
+        metavar="RELEASE",
+        help="the Trailblaze release whose API the trailblaze outputs target: 2026.07.21 "
+        "(default) or 2026.05.19 (isForLlm); see docs/generator.md",
     )
     p.add_argument(
         "--strict",
@@ -216,7 +211,7 @@ def output_directory(raw: str, allowlist: Path) -> Path:
 
 
 def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, Any]:
-    """`--outputs` and the `--kotlin-*` options, checked; (None, None) when none is given, so a
+    """`--outputs`, `--kotlin-package` and `--trailblaze-api`, checked; (None, None) when none is given, so a
     run without them is the run it always was."""
     from generator.kotlin_settings import KotlinSettings
     from generator.outputs import parse_kinds
@@ -231,8 +226,7 @@ def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, 
         key: value
         for key, value in (
             ("package", args.kotlin_package),
-            ("tool_interface", args.kotlin_tool_interface),
-            ("tool_annotation", args.kotlin_tool_annotation),
+            ("trailblaze_api", args.trailblaze_api),
         )
         if value is not None
     }
@@ -366,7 +360,7 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
         checked: dict[str, Any] = loaded
         return checked
     from generator.jar_resolver import UNKNOWN_VERSION, jar_version
-    from generator.outputs import DEFAULT_KINDS
+    from generator.outputs import DEFAULT_KINDS, KOTLIN
     from generator.python_release import python_api_for, valid_version
 
     allowlist = load_allowlist(args.allowlist)
@@ -398,7 +392,7 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
                     error.exit_code,
                 ) from None
     # Kotlin too: in memory only, so the report covers the shims' signatures.
-    kinds = (*DEFAULT_KINDS, "kotlin")
+    kinds = (*DEFAULT_KINDS, KOTLIN)
     inputs: Inputs = gather(
         allowlist, jar, _templates(args), "diff;outputs+kotlin", cache, kinds, None, python_files
     )

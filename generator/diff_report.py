@@ -185,7 +185,7 @@ def _kotlin(old: dict[str, Any] | None, new: dict[str, Any] | None, report: Diff
             side = "the old" if old is None else "the new"
             report.other.append(
                 f"Kotlin shims not compared: {side} manifest does not record them "
-                "(generate it with --outputs including kotlin)"
+                "(generate it with --outputs including trailblaze)"
             )
         return
     if old["package"] != new["package"]:

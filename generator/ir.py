@@ -147,6 +147,8 @@ class Tool:
     java_objects: tuple[JavaObject, ...] = ()
     java_options: JavaObject | None = None
     description_from: DescriptionFrom = "javadoc"
+    trailblaze: str = ""
+    """The allowlist's `trailblaze:` ("", "skip" or "replace"): see AllowlistEntry."""
 
     @property
     def java_reference(self) -> str:

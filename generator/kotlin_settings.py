@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi
+
 DEFAULT_PACKAGE = "xyz.block.trailblaze.playwright.generated"
-DEFAULT_TOOL_INTERFACE = "xyz.block.trailblaze.playwright.PlaywrightExecutableTool"
-DEFAULT_TOOL_ANNOTATION = "xyz.block.trailblaze.toolcalls.TrailblazeToolClass"
 # Kotlin's hard keywords: not usable as identifiers without backticks.
 KEYWORDS = frozenset(
     [
@@ -49,18 +49,28 @@ JSON_HELPER_FILE = "GeneratedJson"
 
 @dataclass(frozen=True)
 class KotlinSettings:
-    """The names the shims use: their package and the Trailblaze symbols (fully qualified)."""
+    """The names the shims use: their package, and the Trailblaze release whose API they target
+    (a name of `generator.trailblaze_api.APIS`)."""
 
     package: str = DEFAULT_PACKAGE
-    tool_interface: str = DEFAULT_TOOL_INTERFACE
-    tool_annotation: str = DEFAULT_TOOL_ANNOTATION
+    trailblaze_api: str = DEFAULT_API
+
+    @property
+    def api(self) -> TrailblazeApi:
+        return APIS[self.trailblaze_api]
 
     def problem(self) -> str | None:
-        for option, value in (
-            ("--kotlin-package", self.package),
-            ("--kotlin-tool-interface", self.tool_interface),
-            ("--kotlin-tool-annotation", self.tool_annotation),
+        """Why these settings cannot be used (one line naming the option and the fix), or None."""
+        if self.trailblaze_api not in APIS:
+            return (
+                f"--trailblaze-api {self.trailblaze_api!r} is not a Trailblaze API this generator "
+                f"knows; choose one of {', '.join(sorted(APIS))}"
+            )
+        if not _QUALIFIED.match(self.package) or any(
+            p in KEYWORDS for p in self.package.split(".")
         ):
-            if not _QUALIFIED.match(value) or any(p in KEYWORDS for p in value.split(".")):
-                return f"{option} {value!r} is not a Kotlin qualified name (a.b.C, no keywords)"
+            return (
+                f"--kotlin-package {self.package!r} is not a Kotlin package name; use dot-separated "
+                "identifiers that are not keywords, such as com.example.tools"
+            )
         return None

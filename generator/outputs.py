@@ -27,10 +27,17 @@ if TYPE_CHECKING:
     from generator.writers.kotlin import Refusal as KotlinRefusal
 
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
-# Trailblaze's scripting package and the interface of its `client.tools`, which the
-# `trailblaze-ts` kind augments (fixed names for now; the stand-in in tests/test_kotlin.py).
+# Trailblaze's scripting package and the interface its `client.tools` is typed from, which the
+# `trailblaze` kind augments (sdks/typescript/src/client.ts of the Trailblaze API's commit).
 TRAILBLAZE_TS_MODULE = "@trailblaze/scripting"
-TRAILBLAZE_TS_INTERFACE = "TrailblazeTools"
+TRAILBLAZE_TS_INTERFACE = "TrailblazeToolMap"
+# The `trailblaze` kind's root: `kotlin/` a source root, `resources/` a resource root.
+TRAILBLAZE_ROOT = "trailblaze"
+# The part of the `trailblaze` kind that is the Kotlin shims alone: `diff` renders only it (the
+# manifest's Kotlin record), not the registration files, which only a Trailblaze build needs.
+KOTLIN = "kotlin"
+# The toolset the generated tools join, as seed 001 names it.
+TRAILBLAZE_TOOLSET = "web_framework"
 _RUNTIME = Path(__file__).resolve().parent / "runtime"
 
 
@@ -64,9 +71,18 @@ class Model:
         return kotlin_files(self.tools, self.kotlin)
 
     @functools.cached_property
+    def trailblaze_shims(self) -> list[dict[str, Any]]:
+        """The shims Trailblaze registers (descriptor, toolset, TS entry): every shim but those the
+        allowlist marks `trailblaze: skip`; a name of a Trailblaze built-in is an input error
+        unless the entry says `skip` or `replace`."""
+        from generator.writers.kotlin import trailblaze_shims
+
+        return trailblaze_shims(self.tools, self.kotlin_files[0], self.kotlin)
+
+    @functools.cached_property
     def kotlin_surface(self) -> dict[str, Any] | None:
         """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
-        if "kotlin" not in self.kinds:
+        if KOTLIN not in self.kinds:
             return None
         from generator.writers.kotlin import surface
 
@@ -138,6 +154,18 @@ def _kotlin_table(surface: dict[str, Any] | None) -> Context | None:
     return {"package": surface["package"], "shims": len(shims), "rows": rows}
 
 
+def _trailblaze_ts_tools(model: Model) -> list[Context]:
+    """The `TrailblazeToolMap` entries: each tool Trailblaze registers, with its JSDoc."""
+    from generator.writers import typescript
+
+    registered = {c["tool"] for c in model.trailblaze_shims}
+    return [
+        {"name": t.name.value, "jsdoc": typescript.jsdoc(t.description, "    ")}
+        for t in model.tools
+        if t.name.value in registered
+    ]
+
+
 def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Context]]:
     return lambda model: [view(model)]
 
@@ -200,16 +228,10 @@ OUTPUTS: tuple[Output, ...] = (
         kind="typescript",
     ),
     Rendered(
-        _once(lambda m: {"module": TRAILBLAZE_TS_MODULE, "interface": TRAILBLAZE_TS_INTERFACE}),
-        "trailblaze.d.ts.j2",
-        "typescript/trailblaze-tools.d.ts",
-        kind="trailblaze-ts",
-    ),
-    Rendered(
         lambda m: m.kotlin_files[0],
         "kotlin_tool.kt.j2",
-        "kotlin/{package_path}/{class_name}.kt",
-        kind="kotlin",
+        f"{TRAILBLAZE_ROOT}/kotlin/{{package_path}}/{{class_name}}.kt",
+        kind=KOTLIN,
         notes=lambda m: [
             (r.java_reference, f"no Kotlin shim: {r.reason}") for r in m.kotlin_files[1]
         ],
@@ -222,8 +244,50 @@ OUTPUTS: tuple[Output, ...] = (
             }
         ),
         "kotlin_json.kt.j2",
-        f"kotlin/{{package_path}}/{JSON_HELPER_FILE}.kt",
-        kind="kotlin",
+        f"{TRAILBLAZE_ROOT}/kotlin/{{package_path}}/{JSON_HELPER_FILE}.kt",
+        kind=KOTLIN,
+    ),
+    Rendered(
+        lambda m: m.trailblaze_shims,
+        "trailblaze_tool.yaml.j2",
+        f"{TRAILBLAZE_ROOT}/resources/{{tools_dir}}/{{tool}}.tool.yaml",
+        kind="trailblaze",
+    ),
+    Rendered(
+        _once(
+            lambda m: {
+                "id": TRAILBLAZE_TOOLSET,
+                "tool_names": [c["tool"] for c in m.trailblaze_shims],
+                "drivers": list(m.kotlin.api.drivers),
+                "toolsets_dir": m.kotlin.api.toolsets_dir,
+            }
+        ),
+        "trailblaze_toolset.yaml.j2",
+        f"{TRAILBLAZE_ROOT}/resources/{{toolsets_dir}}/{TRAILBLAZE_TOOLSET}.yaml",
+        kind="trailblaze",
+    ),
+    Rendered(
+        _once(
+            lambda m: {
+                "interfaces": [views.ts_interface_view(o) for o in m.objects],
+                "tools": [views.ts_tool_view(t) for t in m.tools],
+            }
+        ),
+        "tools.d.ts.j2",
+        f"{TRAILBLAZE_ROOT}/typescript/web-tools.d.ts",
+        kind="trailblaze",
+    ),
+    Rendered(
+        _once(
+            lambda m: {
+                "module": TRAILBLAZE_TS_MODULE,
+                "interface": TRAILBLAZE_TS_INTERFACE,
+                "tools": _trailblaze_ts_tools(m),
+            }
+        ),
+        "trailblaze.d.ts.j2",
+        f"{TRAILBLAZE_ROOT}/typescript/trailblaze-tools.d.ts",
+        kind="trailblaze",
     ),
     Rendered(
         _once(
@@ -252,7 +316,7 @@ OUTPUTS: tuple[Output, ...] = (
     ),
 )
 
-KINDS: tuple[str, ...] = ("python", "yaml", "typescript", "trailblaze-ts", "kotlin")
+KINDS: tuple[str, ...] = ("python", "yaml", "typescript", "trailblaze")
 DEFAULT_KINDS: tuple[str, ...] = ("python", "yaml", "typescript")
 
 
@@ -267,11 +331,10 @@ def parse_kinds(text: str) -> tuple[str, ...]:
             f"unknown output kind(s) {', '.join(unknown) or '(none given)'}; "
             f"choose from {', '.join(KINDS)}, or all"
         )
-    if "trailblaze-ts" in names and "typescript" not in names:
-        raise ValueError("trailblaze-ts augments typescript/web-tools.d.ts; add typescript")
     return tuple(k for k in KINDS if k in names)
 
 
 def selected(kinds: tuple[str, ...]) -> tuple[Output, ...]:
-    """The registered outputs of `kinds`, and every `core` one."""
-    return tuple(o for o in OUTPUTS if o.kind == "core" or o.kind in kinds)
+    """The registered outputs of `kinds`, and every `core` one (`trailblaze` includes `kotlin`)."""
+    wanted = {*kinds, "core", *([KOTLIN] if "trailblaze" in kinds else [])}
+    return tuple(o for o in OUTPUTS if o.kind in wanted)

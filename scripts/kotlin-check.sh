@@ -1,26 +1,42 @@
 #!/usr/bin/env bash
-# scripts/kotlin-check.sh DIR: compile every generated .kt under DIR (python -m generator
-# --outputs ...,kotlin writes them under <out>/kotlin) with the Kotlin compiler and the
-# kotlinx-serialization plugin, against the real Playwright JAR (the one the generator resolves:
-# `python -m generator.jar_resolver`, which fetches a release whose parent POM is not published by
-# its coordinates), its API's own compile dependencies, and the Trailblaze stand-in in
-# scripts/kotlin-check/. Prints `compiled N files` (N: the generated files) and exits non-zero on
-# any compiler error. Everything is fetched through mvn (pinned versions) into Maven's local
-# repository (MAVEN_REPO_LOCAL, else $HOME/.m2/repository), as scripts/setup.sh does.
+# scripts/kotlin-check.sh DIR [EXTRA.kt ...]: compile every generated .kt under DIR (python -m
+# generator --outputs ...,trailblaze writes them under <out>/trailblaze/kotlin) with the Kotlin
+# compiler and the kotlinx-serialization plugin, against the real Playwright JAR (the one the
+# generator resolves: `python -m generator.jar_resolver`, which fetches a release whose parent POM
+# is not published by its coordinates; PLAYWRIGHT_VERSION=X.Y.Z takes a fully published release by
+# its coordinates instead, with its driver, so that the classes can also run), its API's own compile
+# dependencies, koog's real `agents-tools` (LLMDescription) and kotlinx-serialization, and the
+# stand-ins of Trailblaze's own unpublished types in scripts/kotlin-check/<api>/ (TRAILBLAZE_API,
+# default 2026.07.21: see generator/trailblaze_api.py). Prints `compiled N files` (N: the files
+# under DIR) and exits non-zero on any compiler error. With KOTLIN_CHECK_CLASSES=DIR the classes
+# are kept there and the runtime classpath is written to DIR.classpath (for a test that runs a
+# shim). Everything is fetched through mvn (pinned versions) into Maven's local repository
+# (MAVEN_REPO_LOCAL, else $HOME/.m2/repository), as scripts/setup.sh does.
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -d "$1" ]; then
-  echo "usage: scripts/kotlin-check.sh DIR (a folder holding generated .kt files)" >&2
+if [ $# -lt 1 ] || [ ! -d "$1" ]; then
+  echo "usage: scripts/kotlin-check.sh DIR [EXTRA.kt ...] (DIR: a folder holding generated .kt files)" >&2
   exit 2
 fi
 dir=$1
+shift
+extra=("$@")
+api=${TRAILBLAZE_API:-2026.07.21}
+if [ ! -d "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/kotlin-check/${api}" ]; then
+  echo "kotlin-check.sh: TRAILBLAZE_API=${api} has no stand-ins in scripts/kotlin-check/; use one of: $(ls "$(dirname "${BASH_SOURCE[0]}")/kotlin-check" | tr '\n' ' ')" >&2
+  exit 2
+fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "${here}")
 kotlin_version=2.2.20
 serialization_version=1.9.0
 python=${PYTHON:-${root}/.venv/bin/python}
 # The JAR itself, not its POM: Maven cannot read the POM of a release whose parent POM is missing.
-if ! playwright_jar=$(cd "${root}" && "${python}" -m generator.jar_resolver); then
+playwright_dep=""
+if [ -n "${PLAYWRIGHT_VERSION:-}" ]; then
+  playwright_jar=""
+  playwright_dep="<dependency><groupId>com.microsoft.playwright</groupId><artifactId>playwright</artifactId><version>${PLAYWRIGHT_VERSION}</version></dependency>"
+elif ! playwright_jar=$(cd "${root}" && "${python}" -m generator.jar_resolver); then
   echo "kotlin-check.sh: the Playwright JAR could not be resolved (above)" >&2
   exit 3
 fi
@@ -28,6 +44,8 @@ fi
 # JSpecify's nullness annotations (from 1.63).
 gson_version=2.14.0
 jspecify_version=1.0.0
+# koog's tools API, as Trailblaze pins it (gradle/libs.versions.toml: koog = "1.0.0").
+koog_version=1.0.0
 maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
 
 work=$(mktemp -d)
@@ -56,7 +74,7 @@ dep() { echo "<dependency><groupId>$1</groupId><artifactId>$2</artifactId><versi
 
 resolve compiler "$(dep org.jetbrains.kotlin kotlin-compiler-embeddable "${kotlin_version}")"
 resolve plugin "$(dep org.jetbrains.kotlin kotlin-serialization-compiler-plugin-embeddable "${kotlin_version}")"
-resolve compile "$(dep com.google.code.gson gson "${gson_version}")$(dep org.jspecify jspecify "${jspecify_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")"
+resolve compile "$(dep com.google.code.gson gson "${gson_version}")$(dep org.jspecify jspecify "${jspecify_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-core-jvm "${serialization_version}")$(dep org.jetbrains.kotlinx kotlinx-serialization-json-jvm "${serialization_version}")$(dep org.jetbrains.kotlin kotlin-stdlib "${kotlin_version}")$(dep ai.koog agents-tools-jvm "${koog_version}")${playwright_dep}"
 
 plugin_jar=$(tr ':' '\n' < "${work}/plugin.cp" | grep kotlin-serialization-compiler-plugin-embeddable)
 mapfile -t sources < <(find "${dir}" -name '*.kt' -type f | sort)
@@ -70,12 +88,17 @@ fi
 if ! java -cp "$(cat "${work}/compiler.cp")" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
     -no-stdlib -no-reflect -jvm-target 11 \
     -Xplugin="${plugin_jar}" \
-    -classpath "${playwright_jar}:$(cat "${work}/compile.cp")" \
+    -classpath "${playwright_jar:+${playwright_jar}:}$(cat "${work}/compile.cp")" \
     -d "${work}/classes" \
-    "${sources[@]}" "${here}"/kotlin-check/*.kt > "${work}/kotlinc.log" 2>&1; then
+    "${sources[@]}" ${extra[@]+"${extra[@]}"} "${here}/kotlin-check/${api}"/*.kt > "${work}/kotlinc.log" 2>&1; then
   cat "${work}/kotlinc.log" >&2
   echo "kotlin-check.sh: compilation failed" >&2
   exit 1
 fi
 grep -E '^(error|exception):' "${work}/kotlinc.log" >&2 && exit 1
+if [ -n "${KOTLIN_CHECK_CLASSES:-}" ]; then
+  rm -rf "${KOTLIN_CHECK_CLASSES}"
+  cp -r "${work}/classes" "${KOTLIN_CHECK_CLASSES}"
+  echo "${playwright_jar:+${playwright_jar}:}$(cat "${work}/compile.cp")" > "${KOTLIN_CHECK_CLASSES}.classpath"
+fi
 echo "compiled ${#sources[@]} files"

@@ -166,7 +166,7 @@ def test_kotlin_shim_changes() -> None:
     del new["kotlin"]
     assert compare(old, new, "old", "new").other == [
         "Kotlin shims not compared: the new manifest does not record them "
-        "(generate it with --outputs including kotlin)"
+        "(generate it with --outputs including trailblaze)"
     ]
 
 

@@ -1,4 +1,6 @@
-"""The `kotlin` output kind (issue 26): Kotlin shims for Trailblaze, off by default.
+"""The `trailblaze` output kind (issues 26, 43): Kotlin shims, descriptors, toolset and TS
+augmentation for Trailblaze as it is (block/trailblaze, the commit `--trailblaze-api` names), off
+by default.
 
 A golden snapshot of a handful of shims; keyword escaping, option objects, unions and refusal on
 hand-made IR; that every tool of the committed allowlist has a shim (issue 35: option objects such
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -38,7 +41,8 @@ from generator.type_tree import (
 )
 from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
 
-KOTLIN_ROOT = "kotlin/xyz/block/trailblaze/playwright/generated"
+KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
+RESOURCES = "trailblaze/resources/trails/config/trailmaps/web"
 SNAPSHOT_TOOLS = (
     "GeneratedSetExtraHTTPHeadersTool",
     "GeneratedLocatorPressTool",
@@ -69,15 +73,24 @@ def kotlin_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_default_run_writes_no_kotlin(generated_tree: Path) -> None:
-    assert not (generated_tree / "kotlin").exists()
+    assert not (generated_tree / "trailblaze").exists()
 
 
 def test_extra_kinds_add_only_their_files(generated_tree: Path, kotlin_tree: Path) -> None:
-    """`--outputs all` is the default tree plus the Kotlin shims and the Trailblaze .d.ts."""
+    """`--outputs all` is the default tree plus the `trailblaze/` root: the Kotlin shims (a source
+    root), the descriptors and toolset (a resource root) and the TS augmentation."""
     default, everything = read_tree(generated_tree), read_tree(kotlin_tree)
     extra = set(everything) - set(default)
-    assert "typescript/trailblaze-tools.d.ts" in extra
-    extra.remove("typescript/trailblaze-tools.d.ts")
+    assert {
+        "trailblaze/typescript/trailblaze-tools.d.ts",
+        "trailblaze/typescript/web-tools.d.ts",
+    } <= extra
+    resources = {n for n in extra if n.startswith(f"{RESOURCES}/")}
+    assert f"{RESOURCES}/toolsets/web_framework.yaml" in resources
+    extra -= resources | {
+        "trailblaze/typescript/trailblaze-tools.d.ts",
+        "trailblaze/typescript/web-tools.d.ts",
+    }
     assert extra and all(n.startswith(f"{KOTLIN_ROOT}/") and n.endswith(".kt") for n in extra)
     # SURFACE.md and manifest.json record the Kotlin shims when they are written, and only then.
     common = set(default) - {".generated-files", "SURFACE.md", "manifest.json"}
@@ -99,6 +112,43 @@ def test_shims_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
         for name in SNAPSHOT_TOOLS
     }
     assert shims == snapshot
+
+
+TRAILBLAZE_GOLDENS = (
+    f"{RESOURCES}/tools/web_evaluate.tool.yaml",
+    f"{RESOURCES}/tools/web_setExtraHTTPHeaders.tool.yaml",
+    f"{RESOURCES}/toolsets/web_framework.yaml",
+    "trailblaze/typescript/trailblaze-tools.d.ts",
+)
+
+
+def test_trailblaze_files_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
+    """The Trailblaze-format files: class-backed descriptors (`id` + `class` only), the toolset
+    and the `TrailblazeToolMap` augmentation (syrupy; update with `pytest --snapshot-update`)."""
+    files = {n: (kotlin_tree / n).read_text(encoding="utf-8") for n in TRAILBLAZE_GOLDENS}
+    assert files == snapshot
+
+
+def test_descriptors_are_class_backed_and_skip_the_builtins(kotlin_tree: Path) -> None:
+    """Each registered tool is `id` + `class:` naming its shim; the allowlist's `trailblaze: skip`
+    tools (Trailblaze has its own of the name) are neither described nor in the toolset, and
+    `web_evaluate` (`trailblaze: replace`) is."""
+    import yaml
+
+    tools = sorted((kotlin_tree / RESOURCES / "tools").glob("*.tool.yaml"))
+    toolset = yaml.safe_load((kotlin_tree / RESOURCES / "toolsets/web_framework.yaml").read_text())
+    assert set(toolset) == {"id", "description", "always_enabled", "drivers", "tools"}
+    assert toolset["drivers"] == ["playwright-native", "playwright-electron"]
+    names = [p.name.removesuffix(".tool.yaml") for p in tools]
+    assert toolset["tools"] == names
+    skipped = {"web_click", "web_hover", "web_navigate", "web_selectOption", "web_type"}
+    assert not skipped & set(names) and "web_evaluate" in names
+    assert len(names) == 169 - len(skipped)
+    for path in tools:
+        data = yaml.safe_load(path.read_text())
+        assert set(data) == {"id", "class"} and data["id"] == path.name.removesuffix(".tool.yaml")
+        simple = data["class"].removeprefix("xyz.block.trailblaze.playwright.generated.")
+        assert (kotlin_tree / KOTLIN_ROOT / f"{simple}.kt").is_file()
 
 
 def _tool(params: tuple[ToolParam, ...], signature: str, **changes: Any) -> Tool:
@@ -290,7 +340,7 @@ def test_every_tool_of_the_committed_allowlist_has_a_shim(
 
     out = tmp_path / "out"
     args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(out)]
-    assert main([*args, "--outputs", "kotlin", "-v"]) == 0
+    assert main([*args, "--outputs", "trailblaze", "-v"]) == 0
     assert "no Kotlin shim" not in capsys.readouterr().err
     recorded = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert recorded["kotlin"]["refused"] == {}
@@ -334,13 +384,18 @@ def test_bad_outputs_option_is_an_input_error(tmp_path: Path) -> None:
     assert generate(tmp_path / "out", None, "--outputs", "python,cobol") == 2
     assert generate(tmp_path / "out", None, "--outputs", "trailblaze-ts") == 2
     assert generate(tmp_path / "out", None, "--kotlin-package", "a.object.b") == 2
+    assert generate(tmp_path / "out", None, "--outputs", "kotlin") == 2
 
 
 @pytest.mark.kotlin
 def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
-    shims = list((kotlin_tree / "kotlin").rglob("*.kt"))
+    shims = list((kotlin_tree / "trailblaze" / "kotlin").rglob("*.kt"))
     done = subprocess.run(
-        ["bash", str(REPO / "scripts" / "kotlin-check.sh"), str(kotlin_tree / "kotlin")],
+        [
+            "bash",
+            str(REPO / "scripts" / "kotlin-check.sh"),
+            str(kotlin_tree / "trailblaze" / "kotlin"),
+        ],
         capture_output=True,
         text=True,
         timeout=1200,
@@ -350,45 +405,212 @@ def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
     assert done.stdout.strip().splitlines()[-1] == f"compiled {len(shims)} files"
 
 
-# The test's stand-in for the declared types of Trailblaze's scripting package (unpublished):
-# only what the augmentation extends and a client that exposes it.
-_TRAILBLAZE_STUB = """\
-export interface TrailblazeTools {}
-export interface TrailblazeClient {
-  readonly tools: TrailblazeTools;
-}
-"""
+# The SDK's public types at the commit the API setting names (every line from its client.ts;
+# scripts/trailblaze_check.py holds them to a checkout).
+SDK_TYPES = REPO / "scripts" / "kotlin-check" / "2026.07.21" / "sdk" / "index"
 
-_TRAILBLAZE_USAGE = """\
-import type { TrailblazeClient } from "@trailblaze/scripting";
-
-declare const client: TrailblazeClient;
-
-export async function calls(): Promise<string> {
-  await client.tools.web_setExtraHTTPHeaders({ headers: { "x-a": "1" } });
-  const title: string = await client.tools.web_title({});
-  return title;
-}
-
-export function wrong(): void {
-  // @ts-expect-error not a tool
-  void client.tools.web_noSuchTool({});
-  // @ts-expect-error headers must be a record of strings
-  void client.tools.web_setExtraHTTPHeaders({ headers: 1 });
-}
-"""
+_TRAILBLAZE_USAGE = (REPO / "scripts" / "kotlin-check" / "trailblaze_usage.ts").read_text(
+    encoding="utf-8"
+)
 
 
 def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Path) -> None:
-    """`client.tools.web_x(args)` of Trailblaze's SDK (a stub) is typed by the augmentation, under
-    `tsc --strict`; the two wrong calls must be errors (`@ts-expect-error` fails otherwise)."""
-    augmentation = kotlin_tree / "typescript" / "trailblaze-tools.d.ts"
-    assert augmentation.is_file()
-    stub = tmp_path / "trailblaze-stub" / "index.d.ts"
-    stub.parent.mkdir()
-    stub.write_text(_TRAILBLAZE_STUB)
+    """`client.tools.web_x(args)` of Trailblaze's SDK (its public types, as a workspace maps
+    `@trailblaze/scripting` to a declaration file) is typed by the `TrailblazeToolMap` entries,
+    under `tsc --strict`; each wrong call must be an error (`@ts-expect-error` fails otherwise)."""
+    root = kotlin_tree / "trailblaze" / "typescript"
+    augmentation = root / "trailblaze-tools.d.ts"
     usage = tmp_path / "usage.ts"
     usage.write_text(_TRAILBLAZE_USAGE)
-    options = compiler_options({"@trailblaze/scripting": [str(stub.parent / "index")]})
-    done = run_tsc(tmp_path, [augmentation, usage], options)
+    options = compiler_options({"@trailblaze/scripting": [str(SDK_TYPES)]})
+    done = run_tsc(tmp_path, [augmentation, root / "web-tools.d.ts", usage], options)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_trailblaze_ts_calls_fail_without_the_augmentation(tmp_path: Path) -> None:
+    """The same calls against the SDK's types alone: every tool is unknown (so the check above
+    is the augmentation's doing)."""
+    usage = tmp_path / "usage.ts"
+    usage.write_text(_TRAILBLAZE_USAGE)
+    options = compiler_options({"@trailblaze/scripting": [str(SDK_TYPES)]})
+    done = run_tsc(tmp_path, [usage], options)
+    assert done.returncode != 0
+    assert "web_setExtraHTTPHeaders" in done.stdout
+
+
+def _allowlist(tmp_path: Path, old: str, new: str) -> Path:
+    """The committed allowlist with one text replaced (which must be there)."""
+    text = (REPO / "allowlist.yaml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "allowlist.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err
+    (line,) = [x for x in err.splitlines() if x.startswith("error")] or [err]
+    return line
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (("--trailblaze-api", "2025.01.01"), ("--trailblaze-api", "2026.07.21", "2026.05.19")),
+        (("--kotlin-package", "com.example.2tools"), ("--kotlin-package", "com.example.tools")),
+        (("--kotlin-package", "a.fun.b"), ("--kotlin-package", "keywords")),
+    ],
+)
+def test_bad_trailblaze_settings_are_one_line_errors(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+    names: tuple[str, ...],
+) -> None:
+    assert generate(tmp_path / "out", None, "--outputs", "trailblaze", *args) == 2
+    line = _one_line_error(capsys)
+    assert all(n in line for n in names), line
+    assert not (tmp_path / "out" / "trailblaze").exists()
+
+
+def test_a_tool_named_like_a_trailblaze_builtin_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without `trailblaze: skip`, the generated web_click would take the name of Trailblaze's
+    own (PlaywrightNativeClickTool): an input error naming the tool, the API and the fixes."""
+    allowlist = _allowlist(
+        tmp_path, "  - method: page.click\n    trailblaze: skip\n", "  - method: page.click\n"
+    )
+    assert generate(tmp_path / "out", allowlist, "--outputs", "trailblaze") == 2
+    line = _one_line_error(capsys)
+    parts = (
+        "allowlist.yaml:",
+        "web_click",
+        "page.click",
+        "2026.07.21",
+        "trailblaze: skip",
+        "trailblaze: replace",
+    )
+    for part in parts:
+        assert part in line, line
+    # The same allowlist without the trailblaze kind is fine: the clash is Trailblaze's only.
+    assert generate(tmp_path / "plain", allowlist) == 0
+
+
+def test_the_older_api_writes_is_for_llm_and_its_layout(tmp_path: Path) -> None:
+    """`--trailblaze-api 2026.05.19` targets a Trailblaze before `surfaceToLlm` and trailmaps."""
+    out = tmp_path / "out"
+    assert generate(out, None, "--outputs", "trailblaze", "--trailblaze-api", "2026.05.19") == 0
+    shim = (out / KOTLIN_ROOT / "GeneratedSetExtraHTTPHeadersTool.kt").read_text(encoding="utf-8")
+    assert '@TrailblazeToolClass(name = "web_setExtraHTTPHeaders", isForLlm = false,' in shim
+    assert "surfaceToLlm" not in shim
+    resources = out / "trailblaze" / "resources" / "trailblaze-config"
+    assert (resources / "tools" / "web_evaluate.tool.yaml").is_file()
+    assert (resources / "toolsets" / "web_framework.yaml").is_file()
+
+
+def test_wire_names_rename_a_parameter_in_every_output(tmp_path: Path) -> None:
+    """`wireNames: {expression: script}` on web_evaluate: the JSON key is `script` in the Python
+    shim, the descriptor, the TS types and the Kotlin shim (the shape Trailblaze's SDK sends);
+    the Python call still passes `expression=`."""
+    allowlist = _allowlist(
+        tmp_path,
+        "    name: web_evaluate\n",
+        "    name: web_evaluate\n    wireNames: {expression: script}\n",
+    )
+    out = tmp_path / "out"
+    assert generate(out, allowlist, "--outputs", "all") == 0
+    import yaml
+
+    descriptor = yaml.safe_load((out / "tools" / "web_evaluate.tool.yaml").read_text())
+    assert list(descriptor["parameters"]["properties"]) == ["script", "arg"]
+    assert descriptor["parameters"]["required"] == ["script"]
+    python = (out / "python" / "playwright_tools" / "tools" / "web_evaluate.py").read_text()
+    assert 'args["script"]' in python and "page.evaluate(expression=self.script" in python
+    kotlin = (out / KOTLIN_ROOT / "GeneratedEvaluateTool.kt").read_text()
+    assert "val script: String," in kotlin and "page.evaluate(this.script," in kotlin
+    ts = (out / "typescript" / "web-tools.d.ts").read_text()
+    assert "script: string;" in ts[ts.index("web_evaluate: {") :][:600]
+
+
+@pytest.mark.parametrize(
+    ("wire", "says"),
+    [
+        ("{nope: script}", "wireNames names 'nope', which is no parameter of web_evaluate"),
+        ("{expression: arg}", "'arg', which web_evaluate already has"),
+        ("{expression: 'a-b'}", "must be an identifier"),
+    ],
+)
+def test_bad_wire_names_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], wire: str, says: str
+) -> None:
+    allowlist = _allowlist(
+        tmp_path, "    name: web_evaluate\n", f"    name: web_evaluate\n    wireNames: {wire}\n"
+    )
+    assert generate(tmp_path / "out", allowlist) == 2
+    line = _one_line_error(capsys)
+    assert says in line and "allowlist.yaml:" in line, line
+
+
+def test_a_bad_trailblaze_value_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    allowlist = _allowlist(tmp_path, "    trailblaze: replace\n", "    trailblaze: maybe\n")
+    assert generate(tmp_path / "out", allowlist) == 2
+    line = _one_line_error(capsys)
+    assert "allowlist.yaml:" in line and "'trailblaze' must be skip" in line and "replace" in line
+
+
+# Playwright Java 1.63.0 cannot run from Maven's central repository (no `driver` or
+# `driver-bundle` of it is published), so the browser case compiles and runs the shim against the
+# newest release published whole.
+RUNNABLE_PLAYWRIGHT = "1.62.0"
+
+
+@pytest.mark.kotlin
+def test_a_shim_run_from_kotlin_sets_headers_the_server_sees(
+    kotlin_tree: Path, tmp_path: Path, page_server: Any
+) -> None:
+    """`web_setExtraHTTPHeaders`' shim, decoded from the tool call's JSON as Trailblaze decodes
+    one, run through `executeWithPlaywright` (stand-in context) against headless Chromium: the
+    local server sees the header, the result is `Success`, and the same call on a closed page is
+    `Error.ExceptionThrown("web_setExtraHTTPHeaders failed: ...")`."""
+    from conftest import CHROMIUM
+
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("GeneratedSetExtraHTTPHeadersTool", "GeneratedJson"):
+        (source / f"{name}.kt").write_bytes((kotlin_tree / KOTLIN_ROOT / f"{name}.kt").read_bytes())
+    classes = tmp_path / "classes"
+    env = {
+        **os.environ,
+        "PLAYWRIGHT_VERSION": RUNNABLE_PLAYWRIGHT,
+        "KOTLIN_CHECK_CLASSES": str(classes),
+    }
+    script = REPO / "scripts" / "kotlin-check.sh"
+    main = REPO / "tests" / "kotlin_run" / "RunShim.kt"
+    done = subprocess.run(
+        ["bash", str(script), str(source), str(main)],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    classpath = f"{classes}:{Path(f'{classes}.classpath').read_text().strip()}"
+    url = f"{page_server.origin}/kotlin-headers"
+    ran = subprocess.run(
+        ["java", "-cp", classpath, "RunShimKt", url, '{"headers": {"x-kotlin": "1"}}', CHROMIUM],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"},
+    )
+    assert ran.returncode == 0, ran.stderr[-4000:]
+    assert "result: Success(message=, structuredContent=null)" in ran.stdout
+    assert "closed: ExceptionThrown(errorMessage=web_setExtraHTTPHeaders failed: " in ran.stdout
+    seen = page_server.headers_for("/kotlin-headers")
+    assert seen and seen[0].get("x-kotlin") == "1"

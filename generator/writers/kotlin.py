@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import JavaArgument, JavaObject, Tool, ToolParam
 from generator.kotlin_settings import KEYWORDS, KotlinSettings
 from generator.type_tree import (
@@ -87,6 +88,7 @@ def class_name(tool: Tool) -> str:
 def string_literal(text: str) -> str:
     """A Kotlin string literal of `text` (no templates: `$` is escaped)."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
+    escaped = escaped.replace("\n", "\\n")
     escaped = "".join(ch if ord(ch) >= 0x20 else f"\\u{ord(ch):04x}" for ch in escaped)
     return f'"{escaped}"'
 
@@ -125,6 +127,14 @@ class _Refused(Exception):
 # Names every shim file uses or imports; a nested class of the same name would hide them.
 _TAKEN = frozenset(
     {"Page", "Serializable", "SerialName", "Json", JSON_ELEMENT, "OrNull", "Any", "String", "List"}
+    # The Trailblaze and koog names every shim imports (those of every known API).
+    | {
+        "LLMDescription",
+        "PlaywrightExecutableTool",
+        "TrailblazeToolClass",
+        "TrailblazeToolExecutionContext",
+        "TrailblazeToolResult",
+    }
 )
 # How a union's member is told apart in JSON (`jsonShape` in GeneratedJson.kt says which).
 _SHAPES = {"string": "string", "integer": "number", "number": "number", "boolean": "boolean"}
@@ -231,12 +241,23 @@ def _shown(node: TypeNode) -> str:
             return type(node).__name__
 
 
-def _described(param: ToolParam | Field) -> str:
-    """A field's KDoc: the parameter's description, and for the JSON escape hatch what it holds."""
-    if not isinstance(param.type, AnyJson):
-        return param.description
-    hatch = "Any JSON value (a JsonElement): `jsonToJava` hands it to Java as plain values."
-    return f"{param.description.strip()}\n\n{hatch}".strip()
+def _described(param: ToolParam | Field, indent: str) -> str:
+    """A field's annotations: koog's `@param:LLMDescription` of its description (what Trailblaze
+    shows a model), and for the JSON escape hatch a KDoc saying what it holds."""
+    hatch = ""
+    if isinstance(param.type, AnyJson):
+        hatch = _kdoc(
+            "Any JSON value (a JsonElement): `jsonToJava` hands it to Java as plain values.", indent
+        )
+    return hatch + _llm_description(param.description, indent, "param:")
+
+
+def _llm_description(text: str, indent: str, target: str = "") -> str:
+    """koog's `@LLMDescription` of `text` on its own line (nothing when `text` is blank)."""
+    text = text.strip()
+    if not text:
+        return ""
+    return f"{indent}@{target}LLMDescription({string_literal(text)})\n"
 
 
 def _declared(node: TypeNode, kotlin_type: str, required: bool) -> str:
@@ -411,7 +432,7 @@ def _object(obj: ObjectOf, recipe: JavaObject | None, types: _Types) -> dict[str
             {
                 "name": identifier(f.wire_name),
                 "declared": _declared(f.type, types.write(f.type, where), f.required),
-                "kdoc": _kdoc(_described(f), "        "),
+                "kdoc": _described(f, "        "),
             }
             for f in obj.fields
         ],
@@ -473,7 +494,7 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
             "name": identifier(p.wire_name),
             "type": kotlin_types[p.wire_name],
             "declared": _declared(p.type, kotlin_types[p.wire_name], p.required),
-            "kdoc": _kdoc(_described(p), "    "),
+            "kdoc": _described(p, "    "),
         }
         for p in tool.params
     ]
@@ -519,27 +540,37 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         for name, node in sorted(types.enums.items())
     ]
     all_fields = [*fields, *(f for o in objects for f in o["fields"])]
+    described = bool(tool.description.strip()) or any(
+        "LLMDescription(" in f["kdoc"] for f in all_fields
+    )
     uses_json = any(JSON_ELEMENT in f["declared"] for f in all_fields)
     decodes = dispatch is not None or any(o["branches"] for o in options)
-    interface = settings.tool_interface.rsplit(".", 1)
-    annotation = settings.tool_annotation.rsplit(".", 1)
+    api = settings.api
     return {
         "package": settings.package,
         "package_path": settings.package.replace(".", "/"),
         "class_name": class_name(tool),
         "tool": tool.name.value,
         "tool_name": string_literal(tool.name.value),
-        "kdoc": _kdoc(tool.description, ""),
+        "kdoc": _llm_description(tool.description, ""),
         "java": tool.java_reference,
         "overload": " | ".join(c["overload"] for c in calls),
         "surface_to_llm": "true" if tool.surface_to_llm else "false",
         "is_recordable": "true" if tool.is_recordable else "false",
-        "interface": interface[-1],
-        "annotation": annotation[-1],
+        "interface": _simple(api.tool_interface),
+        "annotation": _simple(api.annotation),
+        "llm_flag": api.llm_flag,
+        "tools_dir": api.tools_dir,
+        "member": api.member,
+        "context_class": _simple(api.context),
+        "result_class": _simple(api.result),
         "imports": sorted(
             {
-                settings.tool_interface,
-                settings.tool_annotation,
+                api.tool_interface,
+                api.annotation,
+                api.context,
+                api.result,
+                *([api.description] if described else []),
                 "com.microsoft.playwright.Page",
                 "kotlinx.serialization.Serializable",
             }
@@ -564,6 +595,11 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         "dispatch": dispatch,
         "calls": calls,
     }
+
+
+def _simple(qualified: str) -> str:
+    """`a.b.C` -> `C`."""
+    return qualified.rsplit(".", 1)[-1]
 
 
 def _java_names(tool: Tool) -> set[str]:
@@ -793,3 +829,29 @@ def kotlin_files(
         seen[key] = tool.name.value
         contexts.append(made)
     return contexts, refused
+
+
+def trailblaze_shims(
+    tools: tuple[Tool, ...], contexts: list[dict[str, Any]], settings: KotlinSettings
+) -> list[dict[str, Any]]:
+    """The shims Trailblaze is to register (a descriptor, a toolset entry and a TS entry each):
+    all but those of tools the allowlist marks `trailblaze: skip`. A tool named like one of
+    Trailblaze's own (at the targeted commit) is an input error unless marked `skip` (Trailblaze's
+    tool serves the name) or `replace` (the generated tool takes its place, its class deleted)."""
+    api = settings.api
+    by_name = {t.name.value: t for t in tools}
+    kept = []
+    for context in contexts:
+        tool = by_name[context["tool"]]
+        if tool.trailblaze == "skip":
+            continue
+        if tool.name.value in api.builtins and tool.trailblaze != "replace":
+            raise GeneratorError(
+                f"{tool.source}: the tool {tool.name.value} ({tool.target.prefix}.{tool.java_method}) "
+                f"has the name of a Trailblaze built-in tool (--trailblaze-api {api.name}); give "
+                "its entry 'trailblaze: skip' to leave it out of the Trailblaze output, "
+                "'trailblaze: replace' if it takes the built-in's place, or another 'name:'.",
+                ExitCode.USER_INPUT,
+            )
+        kept.append(context)
+    return kept

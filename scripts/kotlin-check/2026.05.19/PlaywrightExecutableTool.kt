@@ -1,0 +1,25 @@
+// Stand-in for Trailblaze's trailblaze-playwright/src/main/java/xyz/block/trailblaze/playwright/tools/PlaywrightExecutableTool.kt
+// at block/trailblaze@72d146a153e191515a2c94bccf6d1942c65837be (Trailblaze is not published). Every declaration below is copied
+// from that file; scripts/trailblaze_check.py --against DIR holds it to a checkout. Members with a
+// default body that the generated shims neither call nor override are left out.
+
+package xyz.block.trailblaze.playwright.tools
+
+import com.microsoft.playwright.Page
+import xyz.block.trailblaze.toolcalls.ExecutableTrailblazeTool
+import xyz.block.trailblaze.toolcalls.TrailblazeToolExecutionContext
+import xyz.block.trailblaze.toolcalls.TrailblazeToolResult
+
+interface PlaywrightExecutableTool : ExecutableTrailblazeTool {
+
+  suspend fun executeWithPlaywright(
+    page: Page,
+    context: TrailblazeToolExecutionContext,
+  ): TrailblazeToolResult
+
+  override suspend fun execute(
+    toolExecutionContext: TrailblazeToolExecutionContext,
+  ): TrailblazeToolResult {
+    error("PlaywrightExecutableTool must be executed via PlaywrightTrailblazeAgent")
+  }
+}

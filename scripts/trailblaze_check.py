@@ -1,0 +1,390 @@
+"""Holds what the generator assumes of Trailblaze to a Trailblaze checkout.
+
+    python scripts/trailblaze_check.py --against DIR [--api RELEASE]
+
+DIR is a work tree of block/trailblaze (the commit the API setting names, or another to see what
+changed). Checked, each a line `ok ...` or `DIFFERS ...`; exit status 1 on any difference:
+
+- the stand-ins in scripts/kotlin-check/<api>/: each names a Trailblaze file, and every line of
+  it (declarations, signatures, parameters) is a line of that file (a class head `class X` also
+  matches `class X(`); the abstract members of Trailblaze's interfaces the shims implement are
+  all in the stand-ins (a shim must implement them);
+- the API setting (generator/trailblaze_api.py): its interface, context, result and annotation
+  classes are declared where their names say, the annotation has the LLM-visibility parameter,
+  the descriptor and toolset folders exist, and `builtins` is every tool name of the checkout;
+- the descriptor keys the `trailblaze` output writes (`id`, `class`) are `ToolYamlConfig`
+  properties, and `id` is its one property without a default;
+- the toolset keys it writes are `ToolSetYamlConfig` properties;
+- the TypeScript SDK declares `interface TrailblazeToolMap`, the augmentation's target;
+- (unless --no-bundle) the generated augmentation type-checks against the SDK's own declaration
+  bundle, built as Trailblaze builds it: the SDK's pinned dependencies installed with npm into a
+  copy of sdks/typescript, `dts-bundle-generator --external-inlines zod @modelcontextprotocol/sdk
+  --no-check src/index.ts` with runtime-globals.d.ts appended, then the SDK's own `tsc` over
+  scripts/kotlin-check/trailblaze_usage.ts with the compiler options Trailblaze writes into a
+  trailmap's tsconfig.json; and without the augmentation the same file must fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator.outputs import TRAILBLAZE_TS_INTERFACE  # noqa: E402
+from generator.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi  # noqa: E402
+
+# The keys the `trailblaze` kind writes (templates/trailblaze_tool.yaml.j2, _toolset.yaml.j2).
+DESCRIPTOR_KEYS = ("id", "class")
+TOOLSET_KEYS = ("id", "description", "always_enabled", "drivers", "tools")
+TOOL_YAML_CONFIG = (
+    "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze/config/ToolYamlConfig.kt"
+)
+TOOLSET_YAML_CONFIG = (
+    "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze/config/ToolSetYamlConfig.kt"
+)
+TS_CLIENT = "sdks/typescript/src/client.ts"
+# The interfaces a shim implements: each abstract member must be in the stand-ins.
+IMPLEMENTED = ("PlaywrightExecutableTool.kt", "ExecutableTrailblazeTool.kt", "TrailblazeTool.kt")
+_TOOL_CLASS = re.compile(r'@TrailblazeToolClass\(\s*(?:name\s*=\s*)?"([A-Za-z][A-Za-z0-9_]*)"')
+_TEST_DIR = re.compile(r"/(test|jvmTest|commonTest|androidTest|jvmAndAndroidTest)/")
+
+
+class Report:
+    """The lines printed, and whether any said DIFFERS."""
+
+    def __init__(self) -> None:
+        self.failed = False
+
+    def ok(self, what: str) -> None:
+        print(f"ok       {what}")
+
+    def differs(self, what: str) -> None:
+        self.failed = True
+        print(f"DIFFERS  {what}")
+
+
+def _code_lines(text: str) -> list[str]:
+    """The stripped lines of Kotlin text that are neither blank nor comments."""
+    lines = []
+    in_doc = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if in_doc:
+            in_doc = "*/" not in line
+            continue
+        if line.startswith("/*"):
+            in_doc = "*/" not in line
+            continue
+        if line and not line.startswith("//"):
+            lines.append(line)
+    return lines
+
+
+def stand_ins(api: TrailblazeApi, checkout: Path, report: Report) -> None:
+    folder = ROOT / "scripts" / "kotlin-check" / api.name
+    for stand_in in sorted([*folder.glob("*.kt"), *folder.glob("sdk/*.d.ts")]):
+        text = stand_in.read_text(encoding="utf-8")
+        found = re.search(
+            r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text
+        )
+        shown = f"{stand_in.relative_to(ROOT)}"
+        if found is None:
+            report.differs(f"{shown}: names no Trailblaze file and commit")
+            continue
+        path, commit = found.groups()
+        if commit != api.commit:
+            report.differs(f"{shown}: mirrors {commit}, the API setting {api.commit}")
+        real_file = checkout / path
+        if not real_file.is_file():
+            report.differs(f"{shown}: {path} is not in the checkout")
+            continue
+        real = _code_lines(real_file.read_text(encoding="utf-8"))
+        missing = [
+            line
+            for line in _code_lines(text)
+            if line not in real and not any(r.startswith(line + "(") for r in real)
+        ]
+        if missing:
+            report.differs(f"{shown}: not in {path}: {' | '.join(missing)}")
+        else:
+            report.ok(f"{shown} = {path}")
+        if stand_in.name in IMPLEMENTED:
+            _abstract_members(shown, real_file.read_text(encoding="utf-8"), text, report)
+
+
+def _abstract_members(shown: str, real: str, stand_in: str, report: Report) -> None:
+    """Every abstract `fun`/`val` of the real interface (no body, no getter) is in the stand-in."""
+    body = real[real.index("\ninterface ") + 1 :] if "\ninterface " in real else ""
+    depth, members, current = 0, [], ""
+    for line in body.splitlines()[1:]:
+        stripped = line.strip()
+        if depth == 0 and (current or re.match(r"(suspend )?(fun|val) ", stripped)):
+            current += " " + stripped
+            if current.count("(") == current.count(")") and not stripped.endswith(","):
+                if "{" not in current and "=" not in current and "get()" not in current:
+                    members.append(re.sub(r"\s+", " ", current.strip()))
+                current = ""
+        depth += line.count("{") - line.count("}")
+        if depth < 0:
+            break
+    flat = re.sub(r"\s+", " ", stand_in).replace("( ", "(").replace(", )", ")")
+    for member in members:
+        normal = member.replace("( ", "(").replace(", )", ")")
+        if normal not in flat:
+            report.differs(f"{shown}: the abstract member `{member}` is not stood in")
+
+
+def api_setting(api: TrailblazeApi, checkout: Path, report: Report) -> None:
+    sources = {
+        p: p.read_text(encoding="utf-8", errors="replace")
+        for p in checkout.rglob("*.kt")
+        if not _TEST_DIR.search(str(p))
+    }
+    for role, qualified in (
+        ("interface", api.tool_interface),
+        ("context", api.context),
+        ("result", api.result),
+        ("annotation", api.annotation),
+    ):
+        package, name = qualified.rsplit(".", 1)
+        declared = [
+            p
+            for p, t in sources.items()
+            if f"package {package}\n" in t
+            and re.search(rf"^(sealed |data |annotation )*(interface|class) {name}\b", t, re.M)
+        ]
+        if declared:
+            report.ok(f"{role} {qualified}")
+        else:
+            report.differs(f"{role} {qualified} is declared nowhere in the checkout")
+        if role == "annotation" and declared:
+            text = sources[declared[0]]
+            if not re.search(rf"\bval {api.llm_flag}: Boolean", text):
+                report.differs(f"annotation {name} has no parameter {api.llm_flag}")
+            else:
+                report.ok(f"annotation parameter {api.llm_flag}")
+        if role == "interface" and declared:
+            if f"suspend fun {api.member}(" not in sources[declared[0]]:
+                report.differs(f"{name} has no member {api.member}")
+            else:
+                report.ok(f"member {api.member}")
+    for folder in (api.tools_dir, api.toolsets_dir):
+        if any(p.is_dir() for p in checkout.glob(f"*/src/main/resources/{folder}")):
+            report.ok(f"resource folder {folder}")
+        else:
+            report.differs(f"no module has the resource folder {folder}")
+    names = {m.group(1) for t in sources.values() for m in _TOOL_CLASS.finditer(t)}
+    if names == set(api.builtins):
+        report.ok(f"builtins: the {len(names)} tool names of the checkout")
+    else:
+        added, gone = sorted(names - api.builtins), sorted(api.builtins - names)
+        report.differs(f"builtins: the checkout adds {added or 'none'}, drops {gone or 'none'}")
+
+
+def _properties(path: Path) -> dict[str, bool]:
+    """A `@Serializable data class`'s YAML keys (its @SerialName or property name), each with
+    whether it has a default."""
+    text = path.read_text(encoding="utf-8")
+    head = re.search(r"data class \w+\((.*?)\n\)", text, re.S)
+    keys: dict[str, bool] = {}
+    for line in (head.group(1) if head else "").splitlines():
+        found = re.search(
+            r'(?:@SerialName\("([^"]+)"\)\s*)?val (\w+):[^=]*?(=)?[^=]*$', line.strip()
+        )
+        if found and not line.strip().startswith("*"):
+            keys[found.group(1) or found.group(2)] = found.group(3) is not None
+    return keys
+
+
+def yaml_keys(checkout: Path, report: Report) -> None:
+    for what, path, written in (
+        ("descriptor", TOOL_YAML_CONFIG, DESCRIPTOR_KEYS),
+        ("toolset", TOOLSET_YAML_CONFIG, TOOLSET_KEYS),
+    ):
+        file = checkout / path
+        if not file.is_file():
+            report.differs(f"{what}: {path} is not in the checkout")
+            continue
+        keys = _properties(file)
+        unknown = [k for k in written if k not in keys]
+        required = sorted(k for k, has_default in keys.items() if not has_default)
+        if unknown:
+            report.differs(f"{what} keys {unknown} are not properties of {file.stem}")
+        elif not set(required) <= set(written):
+            report.differs(f"{what}: {file.stem} requires {required}; written {list(written)}")
+        else:
+            report.ok(f"{what} keys {', '.join(written)} (required: {', '.join(required)})")
+
+
+def typescript(checkout: Path, report: Report) -> None:
+    client = checkout / TS_CLIENT
+    text = client.read_text(encoding="utf-8") if client.is_file() else ""
+    if f"export interface {TRAILBLAZE_TS_INTERFACE} {{}}" in text:
+        report.ok(f"TypeScript SDK declares interface {TRAILBLAZE_TS_INTERFACE}")
+    else:
+        report.differs(f"{TS_CLIENT} declares no (empty) interface {TRAILBLAZE_TS_INTERFACE}")
+
+
+# What the bundle needs of the SDK's package.json (its dependencies and the two build tools).
+BUNDLE_PACKAGES = (
+    "@modelcontextprotocol/sdk",
+    "zod",
+    "ajv",
+    "dts-bundle-generator",
+    "typescript",
+    "@types/node",
+)
+# The compiler options of a trailmap's tsconfig.json (PerTrailmapTsconfigEmitter.kt).
+TRAILMAP_OPTIONS = {
+    "target": "ES2022",
+    "module": "ESNext",
+    "moduleResolution": "Bundler",
+    "lib": ["ES2022"],
+    "strict": True,
+    "esModuleInterop": True,
+    "skipLibCheck": True,
+    "resolveJsonModule": True,
+    "noEmit": True,
+    "allowJs": True,
+    "checkJs": False,
+    "types": [],
+}
+
+
+def _run(command: list[str], cwd: Path, what: str, timeout: int = 900) -> str | None:
+    """None when `command` succeeds, else the end of its output."""
+    done = subprocess.run(
+        command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode == 0:
+        return None
+    return f"{what} failed (exit {done.returncode}): {(done.stdout + done.stderr)[-1500:]}"
+
+
+def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
+    """The augmentation against the SDK's real declaration bundle (see the module docstring)."""
+    with tempfile.TemporaryDirectory(prefix="trailblaze-sdk-") as scratch:
+        work = Path(scratch)
+        sdk = work / "sdk"
+        shutil.copytree(
+            checkout / "sdks" / "typescript", sdk, ignore=shutil.ignore_patterns("node_modules")
+        )
+        package = json.loads((sdk / "package.json").read_text(encoding="utf-8"))
+        pins = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
+        wanted = [f"{name}@{pins[name]}" for name in BUNDLE_PACKAGES if name in pins]
+        # Only these packages: the SDK's others (language servers, esbuild) are not for the bundle.
+        (sdk / "package.json").write_text('{"private": true, "type": "module"}', encoding="utf-8")
+        npm = ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock"]
+        failed = _run([*npm, *wanted], sdk, "npm install")
+        (sdk / "package.json").write_text(json.dumps(package), encoding="utf-8")
+        bundle = sdk / "dist" / "index.d.ts"
+        failed = failed or _run(
+            [
+                "node",
+                str(sdk / "node_modules/dts-bundle-generator/dist/bin/dts-bundle-generator.js"),
+                "--external-inlines",
+                "zod",
+                "@modelcontextprotocol/sdk",
+                "--no-check",
+                "--out-file",
+                str(bundle),
+                "src/index.ts",
+            ],
+            sdk,
+            "dts-bundle-generator",
+        )
+        if failed:
+            report.differs(f"SDK bundle: {failed}")
+            return
+        with bundle.open("a", encoding="utf-8") as out:
+            out.write("\n" + (sdk / "runtime-globals.d.ts").read_text(encoding="utf-8"))
+        generated = work / "out"
+        failed = _run(
+            [
+                sys.executable,
+                "-m",
+                "generator",
+                "--outputs",
+                "trailblaze",
+                "--trailblaze-api",
+                api.name,
+                "--out",
+                str(generated),
+                "-q",
+            ],
+            ROOT,
+            "python -m generator",
+        )
+        if failed:
+            report.differs(f"SDK bundle: {failed}")
+            return
+        tsc = [str(sdk / "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"]
+        fine = True
+        for with_augmentation in (True, False):
+            trailmap = work / ("trailmap" if with_augmentation else "bare")
+            trailmap.mkdir()
+            shutil.copy(ROOT / "scripts" / "kotlin-check" / "trailblaze_usage.ts", trailmap)
+            if with_augmentation:
+                for name in ("trailblaze-tools.d.ts", "web-tools.d.ts"):
+                    shutil.copy(generated / "trailblaze" / "typescript" / name, trailmap)
+            options = {**TRAILMAP_OPTIONS, "paths": {"@trailblaze/scripting": [str(bundle)[:-5]]}}
+            config = {"compilerOptions": options, "include": ["**/*.ts"]}
+            (trailmap / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
+            failed = _run(["node", *tsc], trailmap, "tsc")
+            if with_augmentation and failed:
+                fine = False
+                report.differs(f"the augmentation against the SDK's bundle: {failed}")
+            elif not with_augmentation and not failed:
+                fine = False
+                report.differs("without the augmentation the calls type-check too: not its doing")
+        if fine:
+            report.ok(
+                "the augmentation type-checks against the SDK's dts-bundle-generator bundle "
+                f"(TypeScript {pins.get('typescript')}), and the calls fail without it"
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", required=True, type=Path, help="a block/trailblaze work tree")
+    parser.add_argument("--api", default=DEFAULT_API, help=f"one of {', '.join(sorted(APIS))}")
+    parser.add_argument(
+        "--no-bundle",
+        action="store_true",
+        help="skip building the SDK's declaration bundle (npm install, dts-bundle-generator)",
+    )
+    args = parser.parse_args(argv)
+    if args.api not in APIS:
+        print(
+            f"--api {args.api}: unknown; choose one of {', '.join(sorted(APIS))}", file=sys.stderr
+        )
+        return 2
+    if not (args.against / "trailblaze-models").is_dir():
+        print(
+            f"--against {args.against}: not a Trailblaze work tree (no trailblaze-models/)",
+            file=sys.stderr,
+        )
+        return 2
+    api = APIS[args.api]
+    print(f"Trailblaze API {api.name} (block/trailblaze@{api.commit}) against {args.against}")
+    report = Report()
+    stand_ins(api, args.against, report)
+    api_setting(api, args.against, report)
+    yaml_keys(args.against, report)
+    typescript(args.against, report)
+    if not args.no_bundle:
+        sdk_bundle(api, args.against, report)
+    print("differences found" if report.failed else "no differences")
+    return 1 if report.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

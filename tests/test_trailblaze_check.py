@@ -1,0 +1,110 @@
+"""scripts/trailblaze_check.py --against DIR (issue 43): the stand-ins, the API setting and the
+descriptor and toolset keys held to a Trailblaze checkout, which any difference fails.
+
+The checkout is block/trailblaze at the commit the API setting names, taken from a local clone
+(TRAILBLAZE_GIT_DIR, else the mirror the project's sessions fetch); without one these tests are
+skipped, saying so. The SDK bundle step (npm, dts-bundle-generator) is left out here (--no-bundle):
+docs/generator.md quotes a full run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from generator.trailblaze_api import APIS, DEFAULT_API
+
+GIT_DIR = Path(os.environ.get("TRAILBLAZE_GIT_DIR", "/work/.mirror/block+trailblaze/repo"))
+SCRIPT = REPO / "scripts" / "trailblaze_check.py"
+
+
+def _checkout(commit: str, into: Path) -> Path:
+    if not GIT_DIR.is_dir():
+        pytest.skip(f"no block/trailblaze clone at {GIT_DIR} (set TRAILBLAZE_GIT_DIR)")
+    into.mkdir()
+    archive = subprocess.run(
+        ["git", "--git-dir", str(GIT_DIR), "archive", commit],
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True, timeout=300)
+    return into
+
+
+def _check(checkout: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--against", str(checkout), "--no-bundle", *extra],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _checkout(APIS[DEFAULT_API].commit, tmp_path_factory.mktemp("tb") / "trailblaze")
+
+
+@pytest.mark.parametrize("api", sorted(APIS))
+def test_each_api_setting_matches_its_commit(api: str, checkout: Path, tmp_path: Path) -> None:
+    tree = checkout if api == DEFAULT_API else _checkout(APIS[api].commit, tmp_path / "old")
+    done = _check(tree, "--api", api)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.rstrip().endswith("no differences")
+    assert "DIFFERS" not in done.stdout
+    assert f"block/trailblaze@{APIS[api].commit}" in done.stdout
+
+
+def test_a_changed_trailblaze_is_reported(checkout: Path, tmp_path: Path) -> None:
+    """A renamed annotation parameter, a new abstract member of the interface the shims implement,
+    a new built-in tool and a newly required descriptor key: each a DIFFERS line, exit 1."""
+    changed = _checkout(APIS[DEFAULT_API].commit, tmp_path / "changed")
+    models = changed / "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze"
+    annotation = models / "toolcalls/TrailblazeToolClass.kt"
+    annotation.write_text(
+        annotation.read_text().replace(
+            "val surfaceToLlm: Boolean = true", "val llm: Boolean = true"
+        )
+    )
+    interface = (
+        changed
+        / "trailblaze-playwright/src/main/java/xyz/block/trailblaze/playwright/tools"
+        / "PlaywrightExecutableTool.kt"
+    )
+    interface.write_text(
+        interface.read_text().replace(
+            "  suspend fun executeWithPlaywright(",
+            "  fun mustImplement(x: Int): Int\n\n  suspend fun executeWithPlaywright(",
+            1,
+        )
+    )
+    (models / "toolcalls/NewTool.kt").write_text(
+        'package xyz.block.trailblaze.toolcalls\n\n@TrailblazeToolClass(name = "web_brandNew")\nclass NewTool\n'
+    )
+    config = models / "config/ToolYamlConfig.kt"
+    config.write_text(
+        config.read_text().replace(
+            "  val id: String,", "  val id: String,\n  val owner: String,", 1
+        )
+    )
+    done = _check(changed)
+    assert done.returncode == 1, done.stdout + done.stderr
+    differs = [line for line in done.stdout.splitlines() if line.startswith("DIFFERS")]
+    text = "\n".join(differs)
+    assert "val surfaceToLlm: Boolean = true" in text
+    assert "annotation TrailblazeToolClass has no parameter surfaceToLlm" in text
+    assert "`fun mustImplement(x: Int): Int` is not stood in" in text
+    assert "adds ['web_brandNew']" in text
+    assert "requires ['id', 'owner']" in text
+    assert done.stdout.rstrip().endswith("differences found")
+
+
+def test_not_a_checkout_is_a_usage_error(tmp_path: Path) -> None:
+    done = _check(tmp_path)
+    assert done.returncode == 2 and "not a Trailblaze work tree" in done.stderr
