@@ -296,9 +296,9 @@ def expect_playwright(allowlist: Allowlist, args: argparse.Namespace) -> None:
 def _python_api(allowlist: Allowlist, args: argparse.Namespace, cache: Cache) -> Any:
     """The Python API to bind against: that of the allowlist's pin, read from the release's wheel
     (kept in the cache, never installed) when the installed playwright is another version, so a
-    consumer on another Playwright generates for its own. With `--jar` or
-    `--allow-version-mismatch`, the installed one (the version check then speaks)."""
-    if args.jar is not None or args.allow_version_mismatch:
+    consumer on another Playwright generates for its own. With `--allow-version-mismatch`, the
+    installed one (the version check then warns)."""
+    if args.allow_version_mismatch:
         return None
     from generator.python_release import python_api_for
 

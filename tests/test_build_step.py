@@ -1,0 +1,203 @@
+"""The generator as a step in its users' builds: the allowlist's `generate:` block, options
+recorded in manifest.json and named by `--check` when they differ, the exact command to rerun,
+`--expect-playwright`, the header naming the allowlist, and the JAR resolver's command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO, generate, seeded_maven
+
+from generator.jar_resolver import resolve_jar
+
+ENTRIES = "tools:\n  - method: page.setExtraHTTPHeaders\n  - method: page.title\n"
+
+
+def _allowlist(folder: Path, pinned: str, block: str = "", name: str = "allowlist.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f"playwright: {pinned}\n{block}{ENTRIES}", encoding="utf-8")
+    return path
+
+
+def _manifest(out: Path) -> dict[str, object]:
+    loaded: dict[str, object] = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m generator ARGS` as a build runs it: a process of its own, in `cwd`."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def test_the_generate_block_sets_outputs_and_out_relative_to_the_allowlist(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    allowlist = _allowlist(
+        tmp_path / "tools", pinned_version, "generate:\n  out: build/tools\n  outputs: [python]\n"
+    )
+    done = _cli("--allowlist", str(allowlist), "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "tools" / "build" / "tools"
+    assert _manifest(out)["options"] == {"outputs": "python", "templates": "built-in"}
+    assert (out / "python" / "playwright_tools" / "__init__.py").is_file()
+    assert not (out / "tools").exists()  # no .tool.yaml: the block said python only
+    assert not (tmp_path / "generated").exists()
+
+
+def test_the_command_line_overrides_the_block(tmp_path: Path, pinned_version: str) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version, "generate:\n  outputs: python\n")
+    assert generate(tmp_path / "out", allowlist, "--outputs", "python,yaml") == 0
+    assert _manifest(tmp_path / "out")["options"] == {
+        "outputs": "python,yaml",
+        "templates": "built-in",
+    }
+
+
+def test_the_block_may_name_an_options_file_beside_the_allowlist(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    (tmp_path / "generate.yaml").write_text("outputs:\n  - yaml\n", encoding="utf-8")
+    allowlist = _allowlist(tmp_path, pinned_version, "generate: generate.yaml\n")
+    assert generate(tmp_path / "out", allowlist) == 0
+    assert _manifest(tmp_path / "out")["options"] == {"outputs": "yaml", "templates": "built-in"}
+
+
+@pytest.mark.parametrize(
+    ("block", "says"),
+    [
+        (
+            "generate:\n  outptus: python\n",
+            "allowlist.yaml:3:3: unknown key 'outptus'; did you mean 'outputs'?",
+        ),
+        ("generate:\n  outputs: pyhton\n", "allowlist.yaml:3:12: outputs pyhton: unknown output"),
+        ("generate: missing.yaml\n", "missing.yaml: cannot read the options file"),
+        ("generate: [python]\n", "allowlist.yaml:2:11: 'generate' must be a mapping of options"),
+    ],
+    ids=["unknown key", "bad kind", "missing file", "not a mapping"],
+)
+def test_a_wrong_block_is_an_error_naming_its_place(
+    tmp_path: Path,
+    pinned_version: str,
+    capsys: pytest.CaptureFixture[str],
+    block: str,
+    says: str,
+) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version, block)
+    assert generate(tmp_path / "out", allowlist) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_check_with_other_options_names_them_and_the_command_that_fixes_it(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    allowlist = _allowlist(tmp_path / "tools", pinned_version)
+    out = tmp_path / "out"
+    assert generate(out, allowlist) == 0
+    done = _cli("--allowlist", "tools/allowlist.yaml", "--out", "out", "--check", "--outputs", "yaml", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "out was written with other options than this check's" in done.stderr
+    assert "outputs: python,yaml,typescript in out; yaml in this run" in done.stderr
+    # The fix is the command as given, without --check, run by the same interpreter.
+    assert "python -m generator --allowlist tools/allowlist.yaml --out out --outputs yaml`" in done.stderr
+    assert "file(s) differ" not in done.stderr
+
+
+def test_a_stale_tree_names_the_exact_command(tmp_path: Path, pinned_version: str) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version)
+    assert generate(tmp_path / "out", allowlist) == 0
+    allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
+    done = _cli("--allowlist", "allowlist.yaml", "--out", "out", "--check", cwd=tmp_path)
+    assert done.returncode == 1
+    assert (
+        "Run `python -m generator --allowlist allowlist.yaml --out out` and commit the result."
+        in done.stderr
+    )
+
+
+def test_expect_playwright_refuses_another_pin_naming_both(
+    tmp_path: Path, pinned_version: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version)
+    assert generate(tmp_path / "out", allowlist, "--expect-playwright", "1.62.0") == 2
+    err = capsys.readouterr().err
+    assert f"pins Playwright {pinned_version}, but the build depends on 1.62.0" in err
+    assert "set `playwright: 1.62.0`" in err
+    assert not (tmp_path / "out").exists()
+    assert generate(tmp_path / "out", allowlist, "--expect-playwright", pinned_version) == 0
+
+
+def test_the_header_names_the_allowlist_used(tmp_path: Path, pinned_version: str) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version, name="web-tools.yaml")
+    assert generate(tmp_path / "out", allowlist) == 0
+    descriptor = (tmp_path / "out" / "tools" / "web_setExtraHTTPHeaders.tool.yaml").read_text()
+    assert descriptor.startswith("# Generated by `python -m generator` from web-tools.yaml.")
+    assert "allowlist.yaml" not in descriptor
+
+
+def test_jar_resolver_has_a_command_line() -> None:
+    """`--help` answers without running mvn; a version that is no release is refused as such."""
+    helped = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PATH": ""},  # no mvn to run
+    )
+    assert helped.returncode == 0
+    assert "--allowlist" in helped.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver", "latest"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert refused.returncode == 2
+    assert "'latest' is not a Playwright release" in refused.stderr
+
+
+def test_jar_resolver_names_the_pin_of_the_allowlist_given(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver", "--allowlist", str(allowlist)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,  # no allowlist.yaml here: the option is what names it
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(f"playwright-{pinned_version}.jar")
+
+
+def test_mvn_runs_away_from_the_current_folders_pom(
+    tmp_path: Path,
+    pinned_version: str,
+    maven_without_playwright: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A consumer's build runs the generator in its project folder: mvn must not read that
+    project's pom.xml (here one mvn cannot even parse) for its own fetch."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pom.xml").write_text("<project><this is not a POM", encoding="utf-8")
+    monkeypatch.chdir(project)
+    repository = seeded_maven(maven_without_playwright, tmp_path / "repository")
+    monkeypatch.setenv("MAVEN_REPO_LOCAL", str(repository))
+    found = resolve_jar(pinned_version, None)
+    assert found.jar.is_relative_to(repository)
+    assert found.jar.name == f"playwright-{pinned_version}.jar"
