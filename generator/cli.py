@@ -365,7 +365,9 @@ def _stamp(
             files = recorded_files(inputs, out, cache)
             if files is not None and up_to_date(inputs, out, cache):
                 root = os.path.realpath(out)
-                quick_check.record(options, str(cache.root), inputs.watched, root, files, warning)
+                quick_check.record(
+                    options, str(cache.root), inputs.watched, root, files, warning, str(out)
+                )
     except GeneratorError:
         pass  # another run holds the lock: no stamp, the next run hashes
 
