@@ -625,6 +625,38 @@ def run_diff(argv: Sequence[str]) -> int:
     return ExitCode.STALE if failing else ExitCode.OK
 
 
+def schema_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m generator schema",
+        description="Print the JSON Schema of the allowlist, made from the reflected surface of its "
+        "pinned Playwright: every method that can be a tool, with its description, the entry flags "
+        "and the generate: block. Every run also writes it beside the outputs as "
+        "allowlist.schema.json, for an editor's `# yaml-language-server: $schema=...` line.",
+    )
+    _common(p)
+    p.add_argument("--output", type=Path, help="write the schema here instead of standard output")
+    return p
+
+
+def run_schema(argv: Sequence[str]) -> int:
+    from generator.allowlist_schema import SCHEMA_FILE
+
+    args = schema_parser().parse_args(argv)
+    cache = _cache(args)
+    allowlist = load_allowlist(args.allowlist)
+    args.allow_version_mismatch = False
+    args.jar = None
+    python_files = _python_api(allowlist, args, cache)
+    inputs = gather(allowlist, None, _templates(args), "schema", cache, None, None, python_files)
+    text = generate(inputs, cache).files[SCHEMA_FILE]
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote the allowlist's schema to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return ExitCode.OK
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that every stage cleans up the same way."""
 
@@ -640,6 +672,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments[:1] == ["diff"]:
             return run_diff(arguments[1:])
+        if arguments[:1] == ["schema"]:
+            return run_schema(arguments[1:])
         if arguments[:1] == ["bump"]:
             from generator.bump import run_bump
 

@@ -95,9 +95,7 @@ def mvn_get(version: str, classifier: str | None, repository: Path) -> tuple[int
     # In an empty folder of its own: run from a project's folder, mvn would read that project's
     # pom.xml and take its repositories and settings for this fetch.
     with tempfile.TemporaryDirectory(prefix="playwright-jar-") as elsewhere:
-        done = subprocess.run(
-            command, capture_output=True, text=True, check=False, cwd=elsewhere
-        )
+        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=elsewhere)
     if done.returncode == 0:
         return 0, ""
     lines = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines()]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import views
+from generator.allowlist_schema import SCHEMA_FILE, schema_text
 from generator.ir import Tool
 from generator.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
 from generator.manifest import build_manifest, manifest_text
@@ -147,10 +148,26 @@ def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Contex
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Written(f"{PYTHON_ROOT}/__init__.py", lambda m: runtime_module("package_init.py", m.generated_by), "python"),
-    Written(f"{PYTHON_ROOT}/_validate.py", lambda m: runtime_module("_validate.py", m.generated_by), "python"),
-    Written(f"{PYTHON_ROOT}/_convert.py", lambda m: runtime_module("_convert.py", m.generated_by), "python"),
-    Written(f"{PYTHON_ROOT}/_deadline.py", lambda m: runtime_module("_deadline.py", m.generated_by), "python"),
+    Written(
+        f"{PYTHON_ROOT}/__init__.py",
+        lambda m: runtime_module("package_init.py", m.generated_by),
+        "python",
+    ),
+    Written(
+        f"{PYTHON_ROOT}/_validate.py",
+        lambda m: runtime_module("_validate.py", m.generated_by),
+        "python",
+    ),
+    Written(
+        f"{PYTHON_ROOT}/_convert.py",
+        lambda m: runtime_module("_convert.py", m.generated_by),
+        "python",
+    ),
+    Written(
+        f"{PYTHON_ROOT}/_deadline.py",
+        lambda m: runtime_module("_deadline.py", m.generated_by),
+        "python",
+    ),
     Written(f"{PYTHON_ROOT}/py.typed", lambda _: "", "python"),
     Rendered(
         _once(lambda m: {"types": views.types_module_view(m.objects)}),
@@ -241,6 +258,7 @@ OUTPUTS: tuple[Output, ...] = (
         "SURFACE.md.j2",
         "SURFACE.md",
     ),
+    Written(SCHEMA_FILE, lambda m: schema_text(m.report, list(m.tools), KINDS)),
     Written(
         "manifest.json",
         lambda m: manifest_text(

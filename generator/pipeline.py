@@ -385,7 +385,6 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     tools = binder.bind_all(inputs.allowlist)
     report = build_report(java, python, tools, diagnostics, binder)
     from generator.outputs import DEFAULT_KINDS, selected
-
     from generator.views import generated_by
 
     renderer = Renderer(

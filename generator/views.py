@@ -32,6 +32,7 @@ def generated_by(allowlist_name: str) -> str:
     name only: the same bytes wherever the build runs from)."""
     return GENERATED_BY.replace("allowlist.yaml", allowlist_name, 1)
 
+
 PYTHON_PACKAGE = "playwright_tools"
 
 

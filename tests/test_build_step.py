@@ -107,12 +107,24 @@ def test_check_with_other_options_names_them_and_the_command_that_fixes_it(
     allowlist = _allowlist(tmp_path / "tools", pinned_version)
     out = tmp_path / "out"
     assert generate(out, allowlist) == 0
-    done = _cli("--allowlist", "tools/allowlist.yaml", "--out", "out", "--check", "--outputs", "yaml", cwd=tmp_path)
+    done = _cli(
+        "--allowlist",
+        "tools/allowlist.yaml",
+        "--out",
+        "out",
+        "--check",
+        "--outputs",
+        "yaml",
+        cwd=tmp_path,
+    )
     assert done.returncode == 1
     assert "out was written with other options than this check's" in done.stderr
     assert "outputs: python,yaml,typescript in out; yaml in this run" in done.stderr
     # The fix is the command as given, without --check, run by the same interpreter.
-    assert "python -m generator --allowlist tools/allowlist.yaml --out out --outputs yaml`" in done.stderr
+    assert (
+        "python -m generator --allowlist tools/allowlist.yaml --out out --outputs yaml`"
+        in done.stderr
+    )
     assert "file(s) differ" not in done.stderr
 
 
@@ -201,3 +213,56 @@ def test_mvn_runs_away_from_the_current_folders_pom(
     found = resolve_jar(pinned_version, None)
     assert found.jar.is_relative_to(repository)
     assert found.jar.name == f"playwright-{pinned_version}.jar"
+
+
+def _schema(tmp_path: Path) -> dict[str, object]:
+    done = _cli("schema", "--allowlist", str(REPO / "allowlist.yaml"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded: dict[str, object] = json.loads(done.stdout)
+    return loaded
+
+
+def test_the_schema_is_written_beside_the_outputs_and_named_by_the_allowlist() -> None:
+    written = json.loads((REPO / "generated" / "allowlist.schema.json").read_text())
+    assert written["properties"]["tools"]["type"] == "array"
+    first = (REPO / "allowlist.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=generated/allowlist.schema.json"
+
+
+def test_the_schema_takes_the_allowlist_and_refuses_what_the_generator_refuses(
+    tmp_path: Path,
+) -> None:
+    import jsonschema
+    import yaml
+
+    schema = _schema(tmp_path)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    good = yaml.safe_load((REPO / "allowlist.yaml").read_text())
+    assert list(validator.iter_errors(good)) == []
+    good_block = {**good, "generate": {"outputs": ["python", "kotlin"], "out": "build/tools"}}
+    assert list(validator.iter_errors(good_block)) == []
+    bad = {
+        "misspelt method": {**good, "tools": [{"method": "page.evaluat"}]},
+        "an event": {**good, "tools": ["page.onDialog"]},
+        "a flag that is no boolean": {
+            **good,
+            "tools": [{"method": "page.title", "surfaceToLlm": "yes"}],
+        },
+        "an unknown key": {**good, "tools": [{"method": "page.title", "nmae": "x"}]},
+        "an unknown output kind": {**good, "generate": {"outputs": ["pyhton"]}},
+        "no pin": {"tools": good["tools"]},
+    }
+    for what, allowlist in bad.items():
+        assert list(validator.iter_errors(allowlist)), what
+
+
+def test_every_tool_is_offered_with_its_description(tmp_path: Path) -> None:
+    schema = _schema(tmp_path)
+    choices = schema["properties"]["tools"]["items"]["oneOf"][0]["oneOf"]  # type: ignore[index]
+    offered = {c["const"]: c["description"] for c in choices}
+    manifest = json.loads((REPO / "generated" / "manifest.json").read_text())
+    for spelled in ("page.setExtraHTTPHeaders", "locator.click", "context.addCookies"):
+        assert offered[spelled]
+    assert len([k for k, v in manifest["surface"].items() if v.startswith("tool ")]) <= len(offered)
+    assert "page.onDialog" not in offered and "page.route" not in offered
