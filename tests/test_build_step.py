@@ -266,3 +266,64 @@ def test_every_tool_is_offered_with_its_description(tmp_path: Path) -> None:
         assert offered[spelled]
     assert len([k for k, v in manifest["surface"].items() if v.startswith("tool ")]) <= len(offered)
     assert "page.onDialog" not in offered and "page.route" not in offered
+
+
+def _git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.build
+def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    """The real pre-commit, with this repository as a remote hook repository at its HEAD: it
+    installs the generator into its own environment and runs `--check` with the allowlist's
+    `generate:` block; an allowlist change without regenerating is refused with the fix."""
+    head = _git("rev-parse", "HEAD", cwd=REPO).stdout.strip()
+    consumer = tmp_path / "consumer"
+    allowlist = _allowlist(consumer, pinned_version, "generate:\n  out: tools\n  outputs: yaml\n")
+    (consumer / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {head}\n    hooks:\n"
+        "      - id: playwright-tools-check\n",
+        encoding="utf-8",
+    )
+    assert generate(consumer / "tools", allowlist) == 0
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache"),
+    }
+    pre_commit = [str(Path(sys.executable).parent / "pre-commit")]
+    assert _git("init", "-q", cwd=consumer).returncode == 0
+    installed = subprocess.run(
+        [*pre_commit, "install"], cwd=consumer, env=env, capture_output=True, text=True
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert _git("add", ".", cwd=consumer).returncode == 0
+    committed = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a"],
+        cwd=consumer,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
+    refused = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qam", "b"],
+        cwd=consumer,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0, said
+    assert "tools is stale" in said
+    assert "Run `python -m generator --check`" not in said
+    assert "Run `python -m generator` and commit the result." in said
