@@ -327,3 +327,29 @@ def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     assert "tools is stale" in said
     assert "Run `python -m generator --check`" not in said
     assert "Run `python -m generator` and commit the result." in said
+
+
+@pytest.mark.build
+def test_the_ci_script_passes_a_current_tree_and_fails_a_stale_one(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    """docs/ci.md's job is scripts/ci/check-generated.sh: run here as the job runs it, in a
+    consumer repository, installing the generator from this checkout."""
+    consumer = tmp_path / "consumer"
+    allowlist = _allowlist(consumer, pinned_version, "generate:\n  out: tools\n  outputs: yaml\n")
+    assert generate(consumer / "tools", allowlist) == 0
+    env = {
+        **os.environ,
+        "GENERATOR": str(REPO),
+        "GENERATOR_VENV": str(tmp_path / "venv"),
+        "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache"),
+    }
+    script = [str(REPO / "scripts" / "ci" / "check-generated.sh")]
+    current = subprocess.run(script, cwd=consumer, env=env, capture_output=True, text=True)
+    assert current.returncode == 0, current.stderr
+    assert "tools is up to date" in current.stdout
+    allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
+    stale = subprocess.run(script, cwd=consumer, env=env, capture_output=True, text=True)
+    assert stale.returncode == 1, stale.stderr
+    assert "+++ tools/tools/web_url.tool.yaml" in stale.stdout or "web_url" in stale.stdout
+    assert "Run `python -m generator --allowlist allowlist.yaml` and commit" in stale.stderr
