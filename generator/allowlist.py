@@ -13,6 +13,18 @@ from generator.names import ToolName, is_identifier
 from generator.targets import TARGETS, Target
 
 _TOP_KEYS = ("playwright", "tools")
+_OPTIONAL_TOP_KEYS = ("generate",)
+# The options a `generate:` block may set: those that shape the output, by their command-line
+# names without the dashes (the command line overrides each one).
+GENERATE_KEYS = (
+    "out",
+    "outputs",
+    "templates",
+    "kotlin-package",
+    "trailblaze-api",
+)
+# Options naming a path: read relative to the file that names them, not the current folder.
+GENERATE_PATHS = frozenset({"out", "templates"})
 # A tool name becomes file names (`<name>.tool.yaml`, its snake_case module); 64 characters keep
 # every one of them far below the 255-byte limit of the file systems the project supports.
 MAX_NAME = 64
@@ -88,13 +100,29 @@ class AllowlistEntry:
 
 
 @dataclass(frozen=True)
+class GenerateOption:
+    """One option of the `generate:` block: `key` is one of GENERATE_KEYS, `value` its text (a
+    list joined with commas; a path made relative to the current folder as the file that names it
+    means it), `where` the `file:line:col` of the value."""
+
+    key: str
+    value: str
+    where: str
+
+
+@dataclass(frozen=True)
 class Allowlist:
-    """The whole file: the pinned Playwright version and entries in file order."""
+    """The whole file: the pinned Playwright version, entries in file order, and the options of
+    its `generate:` block (read from the file that block names, when it names one)."""
 
     playwright_version: str
     entries: tuple[AllowlistEntry, ...]
     path: str
     sha256: str = ""  # of the file's bytes: part of the run's fingerprint
+    options: tuple[GenerateOption, ...] = ()
+    options_file: str | None = None
+    """The separate options file the block names, as a path from the current folder; None when
+    the options (if any) are in the allowlist itself."""
 
 
 def _where(path: str, node: yaml.Node) -> str:
@@ -244,31 +272,76 @@ def _wire_names(path: str, node: yaml.Node) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def load_allowlist(path: Path) -> Allowlist:
-    """Parse and validate `path`; raises GeneratorError naming `file:line:col` and a fix."""
+def _read_yaml(path: Path, what: str) -> tuple[bytes, yaml.Node | None]:
+    """The bytes of `path` (capped) and its node tree; errors name the file, line and column."""
     shown = path.name
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_ALLOWLIST_BYTES + 1)
     except OSError as exc:
-        raise GeneratorError(f"{path}: cannot read the allowlist ({exc.strerror}).") from None
+        raise GeneratorError(f"{path}: cannot read the {what} ({exc.strerror}).") from None
     if len(raw) > MAX_ALLOWLIST_BYTES:
         raise GeneratorError(
-            f"{path}: the allowlist is larger than {MAX_ALLOWLIST_BYTES >> 20} MiB; is it the right file?"
+            f"{path}: the {what} is larger than {MAX_ALLOWLIST_BYTES >> 20} MiB; is it the right file?"
         )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise GeneratorError(
-            f"{shown}:{line}: the allowlist is not UTF-8 (byte {raw[exc.start]:#x}); save it as UTF-8."
+            f"{shown}:{line}: the {what} is not UTF-8 (byte {raw[exc.start]:#x}); save it as UTF-8."
         ) from None
     try:
-        root = _compose(text)
+        return raw, _compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark else shown
         raise GeneratorError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)}).") from None
+
+
+def _generate_options(path: Path, node: yaml.Node) -> tuple[tuple[GenerateOption, ...], str | None]:
+    """The `generate:` block of the allowlist at `path`: a mapping of options, or the path of a
+    YAML file (relative to the allowlist) that holds that mapping."""
+    shown = path.name
+    options_file = None
+    if isinstance(node, yaml.ScalarNode):
+        named = _scalar(shown, node, "'generate'")
+        if not named.strip():
+            raise GeneratorError(
+                f"{_where(shown, node)}: 'generate' is empty; give a mapping of options "
+                f"({', '.join(GENERATE_KEYS)}) or the path of a YAML file holding one."
+            )
+        options_path = path.parent / named
+        options_file = str(options_path)
+        _, loaded = _read_yaml(options_path, "options file named by 'generate'")
+        if loaded is None:
+            return (), options_file
+        path, node = options_path, loaded
+        shown = path.name
+    if not isinstance(node, yaml.MappingNode):
+        raise GeneratorError(
+            f"{_where(shown, node)}: 'generate' must be a mapping of options "
+            f"({', '.join(GENERATE_KEYS)}), or the path of a YAML file holding one."
+        )
+    options = []
+    for key, value_node in _known_keys(shown, node, GENERATE_KEYS).items():
+        where = _where(shown, value_node)
+        if isinstance(value_node, yaml.SequenceNode) and key == "outputs":
+            value = ",".join(_scalar(shown, item, "each output kind") for item in value_node.value)
+        else:
+            value = _scalar(shown, value_node, f"'{key}'")
+        if not value.strip() or "\0" in value:
+            raise GeneratorError(f"{where}: '{key}' is empty; give a value or leave the key out.")
+        if key in GENERATE_PATHS and not Path(value).is_absolute():
+            value = str(path.parent / value)
+        options.append(GenerateOption(key, value, where))
+    return tuple(options), options_file
+
+
+def load_allowlist(path: Path) -> Allowlist:
+    """Parse and validate `path`; raises GeneratorError naming `file:line:col` and a fix."""
+    shown = path.name
+    raw, root = _read_yaml(path, "allowlist")
     if root is None:
         raise GeneratorError(
             f"{shown}:1:1: the allowlist is empty; it needs 'playwright:' and 'tools:'."
@@ -277,7 +350,7 @@ def load_allowlist(path: Path) -> Allowlist:
         raise GeneratorError(
             f"{_where(shown, root)}: the top level must be a mapping with 'playwright' and 'tools'."
         )
-    top = _known_keys(shown, root, _TOP_KEYS)
+    top = _known_keys(shown, root, _TOP_KEYS + _OPTIONAL_TOP_KEYS)
     for key in _TOP_KEYS:
         if key not in top:
             raise GeneratorError(f"{_where(shown, root)}: missing '{key}:'.")
@@ -296,4 +369,9 @@ def load_allowlist(path: Path) -> Allowlist:
                 "remove one of them."
             )
         seen[entry.spelled] = entry.location
-    return Allowlist(version, entries, shown, hashlib.sha256(raw).hexdigest())
+    options, options_file = (
+        _generate_options(path, top["generate"]) if "generate" in top else ((), None)
+    )
+    return Allowlist(
+        version, entries, shown, hashlib.sha256(raw).hexdigest(), options, options_file
+    )

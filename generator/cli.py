@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import output, quick_check
-from generator.allowlist import load_allowlist
+from generator.allowlist import GENERATE_KEYS, Allowlist, load_allowlist
 from generator.cache import Cache, default_cache_dir
 from generator.diagnostics import ExitCode, GeneratorError, Level
 from generator.lock import OutputLock
@@ -64,7 +64,18 @@ def parser() -> argparse.ArgumentParser:
         "See also: python -m generator diff --help, python -m generator bump --help.",
     )
     _common(p)
-    p.add_argument("--out", default="generated", help="output directory; default: generated")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="output directory (default: the allowlist's `generate: out`, else generated)",
+    )
+    p.add_argument(
+        "--expect-playwright",
+        default=None,
+        metavar="VERSION",
+        help="the Playwright version the calling build depends on; refuse to run when the "
+        "allowlist pins another",
+    )
     p.add_argument(
         "--lock-timeout",
         type=float,
@@ -210,7 +221,24 @@ def output_directory(raw: str, allowlist: Path) -> Path:
     return out
 
 
-def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, Any]:
+def _with_generate_block(args: argparse.Namespace, allowlist: Allowlist) -> dict[str, str]:
+    """Fill each shaping option the command line left out from the allowlist's `generate:` block
+    (the command line wins); returns where each option's value came from, for messages: the
+    option itself (`--outputs`) or the block's `file:line:col`."""
+    where = {key: f"--{key}" for key in GENERATE_KEYS}
+    for option in allowlist.options:
+        dest = option.key.replace("-", "_")
+        if getattr(args, dest) is None:
+            setattr(args, dest, Path(option.value) if dest == "templates" else option.value)
+            where[option.key] = f"{option.where}: {option.key}"
+    if args.out is None:
+        args.out = "generated"
+    return where
+
+
+def _output_settings(
+    args: argparse.Namespace, where: dict[str, str]
+) -> tuple[tuple[str, ...] | None, Any]:
     """`--outputs`, `--kotlin-package` and `--trailblaze-api`, checked; (None, None) when none is given, so a
     run without them is the run it always was."""
     from generator.kotlin_settings import KotlinSettings
@@ -221,7 +249,9 @@ def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, 
         try:
             kinds = parse_kinds(args.outputs)
         except ValueError as exc:
-            raise GeneratorError(f"--outputs {args.outputs}: {exc}.", ExitCode.USER_INPUT) from None
+            raise GeneratorError(
+                f"{where['outputs']} {args.outputs}: {exc}.", ExitCode.USER_INPUT
+            ) from None
     given = {
         key: value
         for key, value in (
@@ -235,24 +265,75 @@ def _output_settings(args: argparse.Namespace) -> tuple[tuple[str, ...] | None, 
     kotlin = KotlinSettings(**given)
     problem = kotlin.problem()
     if problem:
-        raise GeneratorError(f"{problem}.", ExitCode.USER_INPUT)
+        settings = ("kotlin-package", "trailblaze-api")
+        from_block = [w for k, w in where.items() if k in settings and ":" in w]
+        shown = f"{from_block[0]}: " if from_block else ""
+        raise GeneratorError(f"{shown}{problem}.", ExitCode.USER_INPUT)
     return kinds, kotlin
+
+
+def expect_playwright(allowlist: Allowlist, args: argparse.Namespace) -> None:
+    """`--expect-playwright VERSION`: the build's own Playwright dependency must be the pin the
+    tools are generated for (a manifest saying 1.63.0 beside classes compiled against 1.62.0 is
+    the mistake this stops)."""
+    expected = args.expect_playwright
+    if expected is None or expected == allowlist.playwright_version:
+        return
+    raise GeneratorError(
+        f"{args.allowlist} pins Playwright {allowlist.playwright_version}, but the build depends "
+        f"on {expected} (--expect-playwright). Make them one: set `playwright: {expected}` in "
+        f"{args.allowlist}, or move the build's Playwright dependency to "
+        f"{allowlist.playwright_version}.",
+        ExitCode.USER_INPUT,
+    )
+
+
+def _python_api(allowlist: Allowlist, args: argparse.Namespace, cache: Cache) -> Any:
+    """The Python API to bind against: that of the allowlist's pin, read from the release's wheel
+    (kept in the cache, never installed) when the installed playwright is another version, so a
+    consumer on another Playwright generates for its own. With `--allow-version-mismatch`, the
+    installed one (the version check then warns)."""
+    if args.allow_version_mismatch:
+        return None
+    from generator.python_release import python_api_for
+
+    try:
+        return python_api_for(allowlist.playwright_version, cache.root if cache.enabled else None)
+    except GeneratorError as error:
+        raise GeneratorError(
+            f"{args.allowlist} pins Playwright {allowlist.playwright_version}, whose Python API "
+            f"could not be read: {error} Pass --allow-version-mismatch to bind against the "
+            "installed playwright instead (loudly), or pin a release that has a Python wheel.",
+            error.exit_code,
+        ) from None
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(arguments)
+    args.arguments = arguments
     started = time.perf_counter()
     if args.lock_timeout < 0:
         raise GeneratorError("--lock-timeout must be 0 or more seconds.")
+    allowlist = load_allowlist(args.allowlist)
+    where = _with_generate_block(args, allowlist)
+    expect_playwright(allowlist, args)
     out = output_directory(args.out, args.allowlist)
     cache = _cache(args)
-    allowlist = load_allowlist(args.allowlist)
     flags = f"strict={args.strict};mismatch={args.allow_version_mismatch}"
-    kinds, kotlin = _output_settings(args)
+    kinds, kotlin = _output_settings(args, where)
     if kinds is not None or kotlin is not None:
         flags += f";outputs={kinds};kotlin={kotlin}"
-    inputs = gather(allowlist, args.jar, _templates(args), flags, cache, kinds, kotlin)
+    inputs = gather(
+        allowlist,
+        args.jar,
+        _templates(args),
+        flags,
+        cache,
+        kinds,
+        kotlin,
+        _python_api(allowlist, args, cache),
+    )
     warning = check_versions(inputs, args.allow_version_mismatch)
     if warning:
         print(warning, file=sys.stderr)
@@ -279,17 +360,56 @@ def _stamp(
             files = recorded_files(inputs, out, cache)
             if files is not None and up_to_date(inputs, out, cache):
                 root = os.path.realpath(out)
-                quick_check.record(options, str(cache.root), inputs.watched, root, files, warning)
+                quick_check.record(
+                    options, str(cache.root), inputs.watched, root, files, warning, str(out)
+                )
     except GeneratorError:
         pass  # another run holds the lock: no stamp, the next run hashes
+
+
+def rerun_command(arguments: Sequence[str], without: tuple[str, ...] = ("--check",)) -> str:
+    """The command that writes what `arguments` checked, as the user must type it: this run's
+    own options (allowlist, out, outputs...) but `without`, run by the interpreter the user ran,
+    spelled `.venv/bin/python` when it is the current folder's virtual environment."""
+    import shlex
+
+    venv = os.path.join(os.getcwd(), ".venv", "bin", "python")
+    python = (
+        ".venv/bin/python"
+        if os.path.exists(venv) and os.path.samefile(venv, sys.executable)
+        else "python"
+    )
+    kept = [shlex.quote(a) for a in arguments if a not in without]
+    return " ".join([python, "-m", "generator", *kept])
+
+
+def _options_differ(out: Path, inputs: Inputs) -> list[str]:
+    """The shaping options this run and the one that wrote `out` (its manifest.json) disagree on,
+    each as `name: the tree's value; this run's value`; none when no manifest records them."""
+    from generator.pipeline import recorded_options
+
+    try:
+        with open(out / "manifest.json", "rb") as handle:
+            written = json.loads(handle.read(_MAX_MANIFEST_BYTES)).get("options")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(written, dict):
+        return []
+    now = recorded_options(inputs)
+    return [
+        f"{key}: {written.get(key, '(not set)')} in {out}; {now.get(key, '(not set)')} in this run"
+        for key in sorted(written.keys() | now.keys())
+        if written.get(key) != now.get(key)
+    ]
 
 
 def _run_locked(
     args: argparse.Namespace, out: Path, inputs: Inputs, cache: Cache, started: float
 ) -> int:
+    fix = rerun_command(args.arguments)
     if args.check and output.pending(out):
         print(
-            f"{out} has an interrupted write; run `python -m generator` to finish it.",
+            f"{out} has an interrupted write; run `{fix}` to finish it.",
             file=sys.stderr,
         )
         return ExitCode.STALE
@@ -317,10 +437,20 @@ def _run_locked(
             remember(inputs, out, generation.files, cache)
             print(f"{out} is up to date ({len(generation.tools)} tools).")
             return ExitCode.OK
+        differ = _options_differ(out, inputs)
+        if differ:
+            print(
+                f"{out} was written with other options than this check's:\n  "
+                + "\n  ".join(differ)
+                + "\nGive --check the options the build uses (best: put them in the allowlist's "
+                f"`generate:` block, which every run reads), or rewrite {out} with `{fix}`.",
+                file=sys.stderr,
+            )
+            return ExitCode.STALE
         sys.stdout.write(output.diff(out, the_plan))
         print(
             f"{out} is stale: {len(the_plan.writes)} file(s) differ, {len(the_plan.removals)} to remove. "
-            "Run `python -m generator` and commit the result.",
+            f"Run `{fix}` and commit the result.",
             file=sys.stderr,
         )
         return ExitCode.STALE
@@ -490,6 +620,38 @@ def run_diff(argv: Sequence[str]) -> int:
     return ExitCode.STALE if failing else ExitCode.OK
 
 
+def schema_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m generator schema",
+        description="Print the JSON Schema of the allowlist, made from the reflected surface of its "
+        "pinned Playwright: every method that can be a tool, with its description, the entry flags "
+        "and the generate: block. Every run also writes it beside the outputs as "
+        "allowlist.schema.json, for an editor's `# yaml-language-server: $schema=...` line.",
+    )
+    _common(p)
+    p.add_argument("--output", type=Path, help="write the schema here instead of standard output")
+    return p
+
+
+def run_schema(argv: Sequence[str]) -> int:
+    from generator.allowlist_schema import SCHEMA_FILE
+
+    args = schema_parser().parse_args(argv)
+    cache = _cache(args)
+    allowlist = load_allowlist(args.allowlist)
+    args.allow_version_mismatch = False
+    args.jar = None
+    python_files = _python_api(allowlist, args, cache)
+    inputs = gather(allowlist, None, _templates(args), "schema", cache, None, None, python_files)
+    text = generate(inputs, cache).files[SCHEMA_FILE]
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote the allowlist's schema to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return ExitCode.OK
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that every stage cleans up the same way."""
 
@@ -505,6 +667,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if arguments[:1] == ["diff"]:
             return run_diff(arguments[1:])
+        if arguments[:1] == ["schema"]:
+            return run_schema(arguments[1:])
         if arguments[:1] == ["bump"]:
             from generator.bump import run_bump
 

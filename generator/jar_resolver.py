@@ -19,6 +19,7 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.diagnostics import ExitCode, GeneratorError
 
@@ -79,6 +80,7 @@ def mvn_get(version: str, classifier: str | None, repository: Path) -> tuple[int
     dependencies) into `repository`: mvn's exit code, and its first error lines (colour codes
     removed) when it failed."""
     import subprocess  # only fetching a JAR runs a process: not imported by every run
+    import tempfile
 
     command = [
         _mvn(version),
@@ -90,7 +92,10 @@ def mvn_get(version: str, classifier: str | None, repository: Path) -> tuple[int
         # Fetch into the repository named, whatever localRepository settings.xml names.
         f"-Dmaven.repo.local={repository}",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    # In an empty folder of its own: run from a project's folder, mvn would read that project's
+    # pom.xml and take its repositories and settings for this fetch.
+    with tempfile.TemporaryDirectory(prefix="playwright-jar-") as elsewhere:
+        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=elsewhere)
     if done.returncode == 0:
         return 0, ""
     lines = [_ANSI.sub("", line) for line in (done.stdout + done.stderr).splitlines()]
@@ -286,18 +291,46 @@ def jar_version(jar: Path) -> str:
     return found.pop() if len(found) == 1 else UNKNOWN_VERSION
 
 
+def _arguments() -> Any:
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="python -m generator.jar_resolver",
+        description="Print the path of the Playwright Java JAR the generator reflects, fetching it "
+        "through mvn into the local Maven repository when it is not there yet.",
+    )
+    p.add_argument(
+        "version",
+        nargs="?",
+        help="a Playwright release such as 1.63.0 (default: the allowlist's `playwright:` pin)",
+    )
+    p.add_argument(
+        "--allowlist",
+        type=Path,
+        default=Path("allowlist.yaml"),
+        help="the allowlist whose pin to resolve when no VERSION is given (default allowlist.yaml)",
+    )
+    return p
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`python -m generator.jar_resolver [VERSION]`: print the resolved JAR's path (VERSION: the
-    allowlist's pin by default), so that scripts use the same JAR as the generator."""
+    """`python -m generator.jar_resolver [VERSION] [--allowlist FILE]`: print the resolved JAR's
+    path (VERSION: the allowlist's pin by default), so that scripts use the same JAR as the
+    generator."""
     import sys
 
     from generator.allowlist import load_allowlist
+    from generator.python_release import valid_version
 
-    arguments = sys.argv[1:] if argv is None else argv
+    args = _arguments().parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        version = (
-            arguments[0] if arguments else load_allowlist(Path("allowlist.yaml")).playwright_version
-        )
+        if args.version is not None and not valid_version(args.version):
+            raise GeneratorError(
+                f"{args.version!r} is not a Playwright release; give one such as 1.63.0, or none "
+                "for the allowlist's pin.",
+                ExitCode.USER_INPUT,
+            )
+        version = args.version or load_allowlist(args.allowlist).playwright_version
         print(resolve_jar(version, None).jar)
     except GeneratorError as error:
         print(f"error: {error}", file=sys.stderr)

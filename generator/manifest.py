@@ -54,9 +54,11 @@ def build_manifest(
     python_version: str,
     jar_sha256: str,
     kotlin: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The manifest; `kotlin` (the Kotlin shims' signatures and refusals) only when that output
-    is written, so a manifest without it compares as before."""
+    is written, so a manifest without it compares as before; `options`, the shaping options the
+    tree was written with (`pipeline.recorded_options`), so `--check` can say which differ."""
     surface = {}
     for row in report.rows:
         key = f"{row.interface}.{row.method}"
@@ -72,6 +74,8 @@ def build_manifest(
     }
     if kotlin is not None:
         manifest["kotlin"] = kotlin
+    if options is not None:
+        manifest["options"] = options
     return manifest
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import views
+from generator.allowlist_schema import SCHEMA_FILE, schema_text
 from generator.ir import Tool
 from generator.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
 from generator.manifest import build_manifest, manifest_text
@@ -55,6 +56,10 @@ class Model:
     kinds: frozenset[str] = frozenset()
     """The kinds of output being written: the core outputs (SURFACE.md, manifest.json) say more
     of a kind only when it is written, so the default output does not change with a new kind."""
+    generated_by: str = views.GENERATED_BY
+    """The notice each file opens with, naming the allowlist (`views.generated_by`)."""
+    options: dict[str, Any] | None = None
+    """The shaping options the tree is written with, for manifest.json."""
 
     @functools.cached_property
     def objects(self) -> list[ObjectOf]:
@@ -131,14 +136,14 @@ class PerTool:
 Output = Rendered | Written | PerTool
 
 
-def runtime_module(name: str) -> str:
+def runtime_module(name: str, generated_by: str = views.GENERATED_BY) -> str:
     """A fixed module of the generated package: its source under `generator/runtime/`, with the
     generated-file notice put at the top of its docstring."""
     source = (_RUNTIME / name).read_text(encoding="utf-8")
     assert source.startswith('"""'), f"generator/runtime/{name} must open with its docstring"
     close = source.index('"""', 3)
     body = source[3:close].strip("\n")
-    return f'"""{views.GENERATED_BY}\n\n{body}\n"""{source[close + 3 :]}'
+    return f'"""{generated_by}\n\n{body}\n"""{source[close + 3 :]}'
 
 
 def _kotlin_table(surface: dict[str, Any] | None) -> Context | None:
@@ -171,10 +176,26 @@ def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Contex
 
 
 OUTPUTS: tuple[Output, ...] = (
-    Written(f"{PYTHON_ROOT}/__init__.py", lambda _: runtime_module("package_init.py"), "python"),
-    Written(f"{PYTHON_ROOT}/_validate.py", lambda _: runtime_module("_validate.py"), "python"),
-    Written(f"{PYTHON_ROOT}/_convert.py", lambda _: runtime_module("_convert.py"), "python"),
-    Written(f"{PYTHON_ROOT}/_deadline.py", lambda _: runtime_module("_deadline.py"), "python"),
+    Written(
+        f"{PYTHON_ROOT}/__init__.py",
+        lambda m: runtime_module("package_init.py", m.generated_by),
+        "python",
+    ),
+    Written(
+        f"{PYTHON_ROOT}/_validate.py",
+        lambda m: runtime_module("_validate.py", m.generated_by),
+        "python",
+    ),
+    Written(
+        f"{PYTHON_ROOT}/_convert.py",
+        lambda m: runtime_module("_convert.py", m.generated_by),
+        "python",
+    ),
+    Written(
+        f"{PYTHON_ROOT}/_deadline.py",
+        lambda m: runtime_module("_deadline.py", m.generated_by),
+        "python",
+    ),
     Written(f"{PYTHON_ROOT}/py.typed", lambda _: "", "python"),
     Rendered(
         _once(lambda m: {"types": views.types_module_view(m.objects)}),
@@ -301,6 +322,7 @@ OUTPUTS: tuple[Output, ...] = (
         "SURFACE.md.j2",
         "SURFACE.md",
     ),
+    Written(SCHEMA_FILE, lambda m: schema_text(m.report, list(m.tools), KINDS)),
     Written(
         "manifest.json",
         lambda m: manifest_text(
@@ -311,6 +333,7 @@ OUTPUTS: tuple[Output, ...] = (
                 m.python_version,
                 m.jar_sha256,
                 m.kotlin_surface,
+                m.options,
             )
         ),
     ),

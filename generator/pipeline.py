@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.allowlist import Allowlist
 from generator.cache import Cache, sha256_bytes, sha256_file
@@ -97,6 +97,8 @@ def gather(
     fingerprint = cache.key(
         "run",
         allowlist.sha256,
+        # The file's name is in every generated header.
+        Path(allowlist.path).name,
         jar_sha,
         sources_sha,
         python_sha,
@@ -128,8 +130,29 @@ def gather(
             *_tree(default_templates(), "*.j2"),
             *_tree(_GENERATOR_ROOT, "*.py"),
             *(entry for entry in sys.path[1:] if os.path.isdir(entry)),
+            *([allowlist.options_file] if allowlist.options_file else []),
         ),
     )
+
+
+def recorded_options(inputs: Inputs) -> dict[str, Any]:
+    """The options that shaped this run's output, as manifest.json records them: the output
+    kinds, the Kotlin package and Trailblaze API when the Trailblaze output is written, and whether (and which) custom templates were
+    used, by their digest (a path would differ between machines)."""
+    from generator.kotlin_settings import KotlinSettings
+    from generator.outputs import DEFAULT_KINDS
+
+    kinds = inputs.outputs or DEFAULT_KINDS
+    custom = inputs.templates.resolve() != default_templates().resolve()
+    options: dict[str, Any] = {
+        "outputs": ",".join(kinds),
+        "templates": _tree_digest(inputs.templates, "*.j2")[:16] if custom else "built-in",
+    }
+    if "trailblaze" in kinds:
+        kotlin = inputs.kotlin or KotlinSettings()
+        options["kotlin-package"] = kotlin.package
+        options["trailblaze-api"] = kotlin.trailblaze_api
+    return options
 
 
 def minor(version: str) -> str:
@@ -362,9 +385,15 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     tools = binder.bind_all(inputs.allowlist)
     report = build_report(java, python, tools, diagnostics, binder)
     from generator.outputs import DEFAULT_KINDS, selected
+    from generator.views import generated_by
 
     renderer = Renderer(
-        inputs.templates, cache, selected(inputs.outputs or DEFAULT_KINDS), inputs.kotlin
+        inputs.templates,
+        cache,
+        selected(inputs.outputs or DEFAULT_KINDS),
+        inputs.kotlin,
+        generated_by(Path(inputs.allowlist.path).name),
+        recorded_options(inputs),
     )
     files = renderer.render_all(
         tools, inputs.jar_version, python.version, report, inputs.jar_sha256

@@ -24,7 +24,22 @@ import time
 from collections.abc import Iterable, Sequence
 
 # Options that take a value, and flags, of the runs answered here; anything else goes to the CLI.
-_VALUED = {"--out", "--allowlist", "--templates", "--cache-dir", "--jar"}
+_VALUED = {
+    "--out",
+    "--allowlist",
+    "--templates",
+    "--cache-dir",
+    "--jar",
+    "--outputs",
+    "--kotlin-package",
+    "--trailblaze-api",
+    "--expect-playwright",
+    "--lock-timeout",
+}
+# Options whose value is a path (compared by where it leads), and those that change nothing the
+# stamp stands for (what is printed, how long to wait for a lock, whether to write or check).
+_PATHS = ("--out", "--allowlist", "--templates", "--jar")
+_UNSHAPING = {"-q", "--quiet", "-v", "--verbose", "--check", "--cache-dir", "--lock-timeout"}
 _FLAGS = {"-q", "--quiet", "-v", "--verbose", "--check", "--strict", "--allow-version-mismatch"}
 _ENVIRONMENT = (
     "HOME",
@@ -63,12 +78,17 @@ def parse(argv: Sequence[str]) -> dict[str, str] | None:
 def _key(options: dict[str, str]) -> str:
     """What the stamp is for: the run's settings, where it runs and the environment it reads."""
     settings = {
-        "out": os.path.realpath(options.get("--out", "generated")),
+        "out": os.path.realpath(options["--out"]) if "--out" in options else "",
         "allowlist": os.path.realpath(options.get("--allowlist", "allowlist.yaml")),
         "templates": os.path.realpath(options["--templates"]) if "--templates" in options else "",
         "jar": os.path.realpath(options["--jar"]) if "--jar" in options else "",
-        "strict": "--strict" in options,
-        "mismatch": "--allow-version-mismatch" in options,
+        # Every other option that shapes the run, as given (the generate: block's are read from
+        # the allowlist, whose status the stamp holds).
+        "options": {
+            name: value
+            for name, value in sorted(options.items())
+            if name not in _PATHS and name not in _UNSHAPING
+        },
         "python": sys.executable,
         "path": sys.path[1:],
         "environment": {name: os.environ.get(name) for name in _ENVIRONMENT},
@@ -102,8 +122,10 @@ def record(
     out: str,
     outputs: Iterable[str],
     warning: str | None,
+    shown: str,
 ) -> None:
-    """After a full run left `out` up to date: stamp the status of its inputs and its output."""
+    """After a full run left `out` up to date: stamp the status of its inputs and its output;
+    `shown` is how the run named `out` (from `--out` or the allowlist's `generate:` block)."""
     if options is None:
         return
     allowlist = os.path.realpath(options.get("--allowlist", "allowlist.yaml"))
@@ -113,7 +135,9 @@ def record(
     status = {p: _status(p) for p in [*paths, *folders]}
     if any(s is None for s in status.values()):
         return
-    payload = json.dumps({"status": status, "warning": warning}, sort_keys=True)
+    payload = json.dumps(
+        {"status": status, "warning": warning, "out": out, "shown": shown}, sort_keys=True
+    )
     digest = hashlib.sha256(payload.encode()).hexdigest()
     folder = os.path.join(cache_root, _KIND)
     try:
@@ -131,8 +155,7 @@ def answer(argv: Sequence[str]) -> int | None:
     this exact run up to date; None when it does not (the full run then decides)."""
     started = time.perf_counter()
     options = parse(argv)
-    shown = options.get("--out", "generated") if options is not None else ""
-    if options is None or not shown.strip() or ".." in shown.split(os.sep):
+    if options is None:
         return None
     try:
         with open(os.path.join(_cache_root(options), _KIND, _key(options)), encoding="utf-8") as f:
@@ -142,7 +165,9 @@ def answer(argv: Sequence[str]) -> int | None:
     if header != "sha256:" + hashlib.sha256(payload.encode()).hexdigest():
         return None
     stamp = json.loads(payload)
-    out = os.path.realpath(options.get("--out", "generated"))
+    out, shown = stamp.get("out"), stamp.get("shown")
+    if not isinstance(out, str) or not isinstance(shown, str):
+        return None  # a stamp of an older generator: the full run decides
     try:
         fd = os.open(out, os.O_RDONLY)
     except OSError:

@@ -78,9 +78,14 @@ class Renderer:
         cache: Cache,
         outputs: tuple[Output, ...] | None = None,
         kotlin: KotlinSettings | None = None,
+        generated_by: str = views.GENERATED_BY,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self._env = environment(template_dir, cache)
-        self._templates = templates_digest(self._env)
+        self._generated_by = generated_by
+        self._options = options
+        # The notice is in every file, so cached renderings are kept apart by it as by templates.
+        self._templates = f"{templates_digest(self._env)}\0{generated_by}"
         self._cache = cache
         self._outputs = selected(DEFAULT_KINDS) if outputs is None else outputs
         self._kotlin = kotlin or KotlinSettings()
@@ -91,7 +96,7 @@ class Renderer:
 
     def _render(self, template: str, context: Context) -> str:
         shared: dict[str, Any] = {
-            "generated_by": views.GENERATED_BY,
+            "generated_by": self._generated_by,
             "package": views.PYTHON_PACKAGE,
         }
         return render(self._env, template, shared | context)
@@ -152,6 +157,8 @@ class Renderer:
             jar_sha256,
             self._kotlin,
             frozenset(o.kind for o in self._outputs),
+            self._generated_by,
+            self._options,
         )
         self.notes = []
         files: dict[str, str] = {}

@@ -44,6 +44,7 @@ class Command:
 GENERATOR_PARSERS: tuple[tuple[str, Callable[[], argparse.ArgumentParser]], ...] = (
     ("python -m generator", generator_cli.parser),
     ("python -m generator diff", generator_cli.diff_parser),
+    ("python -m generator schema", generator_cli.schema_parser),
     ("python -m generator bump", generator_bump.bump_parser),
 )
 

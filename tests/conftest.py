@@ -40,7 +40,7 @@ CHROMIUM_ARGS = [
 # which hands files to the workers in collection order: a minute-long file collected last
 # (test_kotlin.py sorts late) runs alone at the end while the other worker idles. Starting the
 # slow files first leaves the short ones to even the workers out at the end.
-SLOW_MARKERS = ("kotlin", "grid", "scaleout", "container")
+SLOW_MARKERS = ("kotlin", "grid", "scaleout", "container", "build")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

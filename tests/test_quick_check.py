@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import PINNED, REPO
 
 
 def _run(out: Path, cache: Path, allowlist: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -145,3 +145,39 @@ def test_the_readme_command_without_options_is_answered(tmp_path: Path) -> None:
     second = run()
     assert _answered_quickly(second), second.stderr
     assert second.stdout.startswith("generated is up to date (inputs unchanged;")
+
+
+def test_every_option_set_is_answered_and_told_apart(
+    stamped: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """A Kotlin build step's run (`--outputs`, `--kotlin-package`, `--trailblaze-api`, `--expect-playwright`) is answered
+    without the CLI once stamped; another value of one of them is not (its stamp is another)."""
+    out, cache, allowlist = _copy(stamped, tmp_path)
+    step = (
+        "--outputs",
+        "python,yaml,typescript,trailblaze",
+        "--kotlin-package",
+        "com.example.tools",
+    )
+    first = _run(out, cache, allowlist, *step, "--expect-playwright", PINNED)
+    assert first.returncode == 0 and not _answered_quickly(first), first.stderr
+    again = _run(out, cache, allowlist, *step, "--expect-playwright", PINNED)
+    assert _answered_quickly(again)
+    other = _run(out, cache, allowlist, "--outputs", "python,yaml,typescript,trailblaze")
+    assert not _answered_quickly(other)
+    assert (out / "trailblaze" / "kotlin").is_dir()
+
+
+def test_an_out_from_the_generate_block_is_answered_under_its_own_name(
+    tmp_path: Path,
+) -> None:
+    allowlist = tmp_path / "allowlist.yaml"
+    text = (REPO / "allowlist.yaml").read_text()
+    allowlist.write_text(text.replace("tools:\n", "generate:\n  out: built\ntools:\n", 1))
+    command = [sys.executable, "-X", "importtime", "-m", "generator", "--allowlist", str(allowlist)]
+    command += ["--cache-dir", str(tmp_path / "cache")]
+    first = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    assert first.returncode == 0 and not _answered_quickly(first), first.stderr
+    again = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    assert _answered_quickly(again)
+    assert f"{tmp_path / 'built'} is up to date" in again.stdout

@@ -1,0 +1,355 @@
+"""The generator as a step in its users' builds: the allowlist's `generate:` block, options
+recorded in manifest.json and named by `--check` when they differ, the exact command to rerun,
+`--expect-playwright`, the header naming the allowlist, and the JAR resolver's command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO, generate, seeded_maven
+
+from generator.jar_resolver import resolve_jar
+
+ENTRIES = "tools:\n  - method: page.setExtraHTTPHeaders\n  - method: page.title\n"
+
+
+def _allowlist(folder: Path, pinned: str, block: str = "", name: str = "allowlist.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f"playwright: {pinned}\n{block}{ENTRIES}", encoding="utf-8")
+    return path
+
+
+def _manifest(out: Path) -> dict[str, object]:
+    loaded: dict[str, object] = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m generator ARGS` as a build runs it: a process of its own, in `cwd`."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def test_the_generate_block_sets_outputs_and_out_relative_to_the_allowlist(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    allowlist = _allowlist(
+        tmp_path / "tools", pinned_version, "generate:\n  out: build/tools\n  outputs: [python]\n"
+    )
+    done = _cli("--allowlist", str(allowlist), "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "tools" / "build" / "tools"
+    assert _manifest(out)["options"] == {"outputs": "python", "templates": "built-in"}
+    assert (out / "python" / "playwright_tools" / "__init__.py").is_file()
+    assert not (out / "tools").exists()  # no .tool.yaml: the block said python only
+    assert not (tmp_path / "generated").exists()
+
+
+def test_the_command_line_overrides_the_block(tmp_path: Path, pinned_version: str) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version, "generate:\n  outputs: python\n")
+    assert generate(tmp_path / "out", allowlist, "--outputs", "python,yaml") == 0
+    assert _manifest(tmp_path / "out")["options"] == {
+        "outputs": "python,yaml",
+        "templates": "built-in",
+    }
+
+
+def test_the_block_may_name_an_options_file_beside_the_allowlist(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    (tmp_path / "generate.yaml").write_text("outputs:\n  - yaml\n", encoding="utf-8")
+    allowlist = _allowlist(tmp_path, pinned_version, "generate: generate.yaml\n")
+    assert generate(tmp_path / "out", allowlist) == 0
+    assert _manifest(tmp_path / "out")["options"] == {"outputs": "yaml", "templates": "built-in"}
+
+
+@pytest.mark.parametrize(
+    ("block", "says"),
+    [
+        (
+            "generate:\n  outptus: python\n",
+            "allowlist.yaml:3:3: unknown key 'outptus'; did you mean 'outputs'?",
+        ),
+        ("generate:\n  outputs: pyhton\n", "allowlist.yaml:3:12: outputs pyhton: unknown output"),
+        ("generate: missing.yaml\n", "missing.yaml: cannot read the options file"),
+        ("generate: [python]\n", "allowlist.yaml:2:11: 'generate' must be a mapping of options"),
+    ],
+    ids=["unknown key", "bad kind", "missing file", "not a mapping"],
+)
+def test_a_wrong_block_is_an_error_naming_its_place(
+    tmp_path: Path,
+    pinned_version: str,
+    capsys: pytest.CaptureFixture[str],
+    block: str,
+    says: str,
+) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version, block)
+    assert generate(tmp_path / "out", allowlist) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_check_with_other_options_names_them_and_the_command_that_fixes_it(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    allowlist = _allowlist(tmp_path / "tools", pinned_version)
+    out = tmp_path / "out"
+    assert generate(out, allowlist) == 0
+    done = _cli(
+        "--allowlist",
+        "tools/allowlist.yaml",
+        "--out",
+        "out",
+        "--check",
+        "--outputs",
+        "yaml",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert "out was written with other options than this check's" in done.stderr
+    assert "outputs: python,yaml,typescript in out; yaml in this run" in done.stderr
+    # The fix is the command as given, without --check, run by the same interpreter.
+    assert (
+        "python -m generator --allowlist tools/allowlist.yaml --out out --outputs yaml`"
+        in done.stderr
+    )
+    assert "file(s) differ" not in done.stderr
+
+
+def test_a_stale_tree_names_the_exact_command(tmp_path: Path, pinned_version: str) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version)
+    assert generate(tmp_path / "out", allowlist) == 0
+    allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
+    done = _cli("--allowlist", "allowlist.yaml", "--out", "out", "--check", cwd=tmp_path)
+    assert done.returncode == 1
+    assert (
+        "Run `python -m generator --allowlist allowlist.yaml --out out` and commit the result."
+        in done.stderr
+    )
+
+
+def test_expect_playwright_refuses_another_pin_naming_both(
+    tmp_path: Path, pinned_version: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version)
+    assert generate(tmp_path / "out", allowlist, "--expect-playwright", "1.62.0") == 2
+    err = capsys.readouterr().err
+    assert f"pins Playwright {pinned_version}, but the build depends on 1.62.0" in err
+    assert "set `playwright: 1.62.0`" in err
+    assert not (tmp_path / "out").exists()
+    assert generate(tmp_path / "out", allowlist, "--expect-playwright", pinned_version) == 0
+
+
+def test_the_header_names_the_allowlist_used(tmp_path: Path, pinned_version: str) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version, name="web-tools.yaml")
+    assert generate(tmp_path / "out", allowlist) == 0
+    descriptor = (tmp_path / "out" / "tools" / "web_setExtraHTTPHeaders.tool.yaml").read_text()
+    assert descriptor.startswith("# Generated by `python -m generator` from web-tools.yaml.")
+    assert "allowlist.yaml" not in descriptor
+
+
+def test_jar_resolver_has_a_command_line() -> None:
+    """`--help` answers without running mvn; a version that is no release is refused as such."""
+    helped = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PATH": ""},  # no mvn to run
+    )
+    assert helped.returncode == 0
+    assert "--allowlist" in helped.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver", "latest"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert refused.returncode == 2
+    assert "'latest' is not a Playwright release" in refused.stderr
+
+
+def test_jar_resolver_names_the_pin_of_the_allowlist_given(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    allowlist = _allowlist(tmp_path, pinned_version)
+    done = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver", "--allowlist", str(allowlist)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,  # no allowlist.yaml here: the option is what names it
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith(f"playwright-{pinned_version}.jar")
+
+
+def test_mvn_runs_away_from_the_current_folders_pom(
+    tmp_path: Path,
+    pinned_version: str,
+    maven_without_playwright: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A consumer's build runs the generator in its project folder: mvn must not read that
+    project's pom.xml (here one mvn cannot even parse) for its own fetch."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pom.xml").write_text("<project><this is not a POM", encoding="utf-8")
+    monkeypatch.chdir(project)
+    repository = seeded_maven(maven_without_playwright, tmp_path / "repository")
+    monkeypatch.setenv("MAVEN_REPO_LOCAL", str(repository))
+    found = resolve_jar(pinned_version, None)
+    assert found.jar.is_relative_to(repository)
+    assert found.jar.name == f"playwright-{pinned_version}.jar"
+
+
+def _schema(tmp_path: Path) -> dict[str, object]:
+    done = _cli("schema", "--allowlist", str(REPO / "allowlist.yaml"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded: dict[str, object] = json.loads(done.stdout)
+    return loaded
+
+
+def test_the_schema_is_written_beside_the_outputs_and_named_by_the_allowlist() -> None:
+    written = json.loads((REPO / "generated" / "allowlist.schema.json").read_text())
+    assert written["properties"]["tools"]["type"] == "array"
+    first = (REPO / "allowlist.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=generated/allowlist.schema.json"
+
+
+def test_the_schema_takes_the_allowlist_and_refuses_what_the_generator_refuses(
+    tmp_path: Path,
+) -> None:
+    import jsonschema
+    import yaml
+
+    schema = _schema(tmp_path)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    good = yaml.safe_load((REPO / "allowlist.yaml").read_text())
+    assert list(validator.iter_errors(good)) == []
+    good_block = {**good, "generate": {"outputs": ["python", "trailblaze"], "out": "build/tools"}}
+    assert list(validator.iter_errors(good_block)) == []
+    bad = {
+        "misspelt method": {**good, "tools": [{"method": "page.evaluat"}]},
+        "an event": {**good, "tools": ["page.onDialog"]},
+        "a flag that is no boolean": {
+            **good,
+            "tools": [{"method": "page.title", "surfaceToLlm": "yes"}],
+        },
+        "an unknown key": {**good, "tools": [{"method": "page.title", "nmae": "x"}]},
+        "an unknown output kind": {**good, "generate": {"outputs": ["pyhton"]}},
+        "no pin": {"tools": good["tools"]},
+    }
+    for what, allowlist in bad.items():
+        assert list(validator.iter_errors(allowlist)), what
+
+
+def test_every_tool_is_offered_with_its_description(tmp_path: Path) -> None:
+    schema = _schema(tmp_path)
+    choices = schema["properties"]["tools"]["items"]["oneOf"][0]["oneOf"]  # type: ignore[index]
+    offered = {c["const"]: c["description"] for c in choices}
+    manifest = json.loads((REPO / "generated" / "manifest.json").read_text())
+    for spelled in ("page.setExtraHTTPHeaders", "locator.click", "context.addCookies"):
+        assert offered[spelled]
+    assert len([k for k, v in manifest["surface"].items() if v.startswith("tool ")]) <= len(offered)
+    assert "page.onDialog" not in offered and "page.route" not in offered
+
+
+def _git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.build
+def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    """The real pre-commit, with this repository as a remote hook repository at its HEAD: it
+    installs the generator into its own environment and runs `--check` with the allowlist's
+    `generate:` block; an allowlist change without regenerating is refused with the fix."""
+    head = _git("rev-parse", "HEAD", cwd=REPO).stdout.strip()
+    consumer = tmp_path / "consumer"
+    allowlist = _allowlist(consumer, pinned_version, "generate:\n  out: tools\n  outputs: yaml\n")
+    (consumer / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {head}\n    hooks:\n"
+        "      - id: playwright-tools-check\n",
+        encoding="utf-8",
+    )
+    assert generate(consumer / "tools", allowlist) == 0
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache"),
+    }
+    pre_commit = [str(Path(sys.executable).parent / "pre-commit")]
+    assert _git("init", "-q", cwd=consumer).returncode == 0
+    installed = subprocess.run(
+        [*pre_commit, "install"], cwd=consumer, env=env, capture_output=True, text=True
+    )
+    assert installed.returncode == 0, installed.stderr
+    assert _git("add", ".", cwd=consumer).returncode == 0
+    committed = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a"],
+        cwd=consumer,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert committed.returncode == 0, committed.stdout + committed.stderr
+    allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
+    refused = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qam", "b"],
+        cwd=consumer,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0, said
+    assert "tools is stale" in said
+    assert "Run `python -m generator --check`" not in said
+    assert "Run `python -m generator` and commit the result." in said
+
+
+@pytest.mark.build
+def test_the_ci_script_passes_a_current_tree_and_fails_a_stale_one(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    """docs/ci.md's job is scripts/ci/check-generated.sh: run here as the job runs it, in a
+    consumer repository, installing the generator from this checkout."""
+    consumer = tmp_path / "consumer"
+    allowlist = _allowlist(consumer, pinned_version, "generate:\n  out: tools\n  outputs: yaml\n")
+    assert generate(consumer / "tools", allowlist) == 0
+    env = {
+        **os.environ,
+        "GENERATOR": str(REPO),
+        "GENERATOR_VENV": str(tmp_path / "venv"),
+        "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache"),
+    }
+    script = [str(REPO / "scripts" / "ci" / "check-generated.sh")]
+    current = subprocess.run(script, cwd=consumer, env=env, capture_output=True, text=True)
+    assert current.returncode == 0, current.stderr
+    assert "tools is up to date" in current.stdout
+    allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
+    stale = subprocess.run(script, cwd=consumer, env=env, capture_output=True, text=True)
+    assert stale.returncode == 1, stale.stderr
+    assert "+++ tools/tools/web_url.tool.yaml" in stale.stdout or "web_url" in stale.stdout
+    assert "Run `python -m generator --allowlist allowlist.yaml` and commit" in stale.stderr
