@@ -25,7 +25,7 @@ from host.sessions.selfguard import SelfGuard
 from host.sessions.session import Session, Tab, describe_dialog
 from host.sessions.settle import ActionWatch
 from host.sessions.tab_control import is_gone, stop_navigation, stop_scripts
-from host.sessions.targets import set_test_id_attribute
+from host.sessions.targets import runs_a_regex, set_test_id_attribute
 from host.settings.caps import CAP_OF, CAPS
 from host.settings.config import HostConfig
 from host.settings.limits import check_arguments, check_tool_name, execute_timeout, json_safe
@@ -547,6 +547,18 @@ class Host:
         if isinstance(error, HostError):
             raise error
         if isinstance(error, PlaywrightError):
+            regex_at = _regex_target(args) if "Timeout" in _first_line(error) else None
+            if regex_at is not None and not is_gone(session, tab):
+                # Playwright's timeout ends the call, not the regular expression: one that
+                # backtracks without end holds the page's main thread for every later call.
+                await stop_scripts(tab)
+                raise HostError(
+                    "timeout",
+                    f"no element matched in time ({_first_line(error)}); the target's regular "
+                    "expression was stopped in the page (one that backtracks without end blocks "
+                    "it); write a simpler one, or give text",
+                    path=regex_at,
+                ) from None
             raise await self._classify(session, tab, error) from None
         await self._other_failure(session, error)
 
@@ -713,6 +725,21 @@ def _scrub(outcome: ToolOutcome, secrets: Secrets) -> None:
             error.path = secrets.scrub(error.path)
         if error.details is not None:
             error.details = cast(JsonObject, secrets.scrub_json(error.details))
+
+
+def _regex_target(args: object) -> str | None:
+    """The argument naming a target (a selector, locator code) whose regular expression runs in
+    the page, if any."""
+    if not isinstance(args, dict):
+        return None
+    for name, value in args.items():
+        if (
+            isinstance(value, str)
+            and name.lower().endswith(("target", "selector", "ref"))
+            and runs_a_regex(value)
+        ):
+            return str(name)
+    return None
 
 
 _CLOSED_WORDS = ("closed", "crash", "disconnected", "connection", "detached")

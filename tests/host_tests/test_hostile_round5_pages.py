@@ -1,5 +1,6 @@
 """Round five of the hostile catalogue (issue 42; docs/ERRORS.md, rows H5P...): a slow page is never
-taken for a dead one. A snapshot that outlasts its budget on a page of 50,000 elements and a
+taken for a dead one, and a runaway regular expression in a target is stopped at the action
+timeout. A snapshot that outlasts its budget on a page of 50,000 elements and a
 navigation to a server that accepts and never answers each answer a clear error (or, under
 `--snapshot-mode full`, an action's result that says why its snapshot was left out) and leave the
 tab where it was: the same page object, its URL, and a marker the test set in it.
@@ -28,6 +29,8 @@ PAGES = {
     "const parts = [];"
     f"for (let i = 0; i < {ELEMENTS}; i++) parts.push('<button id=b' + i + '>button ' + i + '</button>');"
     "document.getElementById('root').innerHTML = parts.join('');</script>",
+    # Text on which /(a+)+$/ backtracks without end (2^40 ways to split the a's).
+    "/backtrack": "<title>backtrack</title><p>" + "a" * 40 + "!</p><button>go</button>",
 }
 
 
@@ -151,4 +154,20 @@ def test_under_snapshot_mode_full_an_action_says_why_its_snapshot_was_left_out(
         assert "did not give its snapshot within 3 s" in value["snapshotOmitted"]
         assert "snapshot left out: the page did not give its snapshot" in clicked.text()
         assert not clicked.extras.get("notes"), clicked.extras
+        _still_there(call, key, tab, page, url)
+
+
+def test_a_regular_expression_in_locator_code_is_stopped_at_the_action_timeout(
+    loop: LoopThread, pages: Pages
+) -> None:
+    # The call deadline (25 s) is far above the action timeout (2 s): a page left blocked by the
+    # regular expression would make the next call time out at its deadline.
+    with running(loop, action_timeout=2, navigation_timeout=20) as call:
+        key, url = "regex", pages.url("/backtrack")
+        tab, page = _mark(call, key, url)
+        answered = call(key, "browser_click", {"target": "getByText(/(a+)+$/)"})
+        assert answered.error is not None and answered.error.code == "timeout", answered.text()
+        assert answered.error.path == "target"
+        assert "regular expression was stopped in the page" in answered.error.message
+        assert not answered.extras.get("notes"), answered.extras
         _still_there(call, key, tab, page, url)
