@@ -20,9 +20,10 @@ from host.sessions.session import Session, Tab
 
 log = logging.getLogger(__name__)
 
-STOP_PATIENCE_S = 10.0
-"""How long the browser may take to confirm a stop: terminating a script that runs inside a
-long task of Playwright's (a snapshot of 50,000 elements) was seen to take 4 s on a busy machine."""
+STOP_PATIENCE_S = 5.0
+"""How long the browser may take to confirm a stop (a call's answer waits for it): terminating a
+script inside a long task of Playwright's (a snapshot of 50,000 elements) was seen to take 4 s on
+a busy machine. A stop the browser has not confirmed still takes effect when it gets to it."""
 
 
 def is_gone(session: Session, tab: Tab) -> bool:
