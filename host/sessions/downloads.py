@@ -1,52 +1,44 @@
-"""Downloads a page starts: saved under the session's own directory, capped, and reported.
+"""Downloads a page starts: saved in the session's own folder, capped, and reported.
 
-Playwright keeps a download in a temporary file until the context closes; the session saves a
-copy under `<output dir>/downloads/<session>/` with the page's suggested name (made a plain file
-name, never a path), refuses one larger than the cap (deleted, and the note says so), and reports
-`{event: download, name, size, path}`. A call that started a download waits for it a little
-before answering, so its result can say where the file is.
+Playwright keeps a download in a temporary file of its own until the context closes; the session
+copies it into `<session folder>/downloads/` (`host.sessions.session_files`) with the page's
+suggested name (made a plain file name, never a path), created exclusively and never over a file,
+refuses one larger than the cap (counted on the bytes copied; the copy is removed, Playwright's
+file deleted, and the note says so), and reports `{event: download, name, size, path}`. A call
+that started a download waits for it a little before answering, so its result can say where the
+file is.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from pathlib import Path
 from typing import Any
 
-from host.settings.config import default_output_dir
+from host.sessions.session_files import SessionFiles, plain_name, save_output
+from host.shared.confined import TooLarge
 from host.shared.jsontypes import JsonObject
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
+__all__ = ["plain_name", "save_download", "save_output"]
 
 
-def plain_name(suggested: str) -> str:
-    """A file name from a page's suggestion: no directories, no leading dots, at most 120 chars."""
-    name = _UNSAFE.sub("_", suggested.replace("\\", "/").rsplit("/", 1)[-1]).strip(" .")
-    return (name or "download")[:120]
-
-
-def _free(directory: Path, name: str) -> Path:
-    candidate = directory / name
-    stem, dot, suffix = name.rpartition(".")
-    if not dot:
-        stem, suffix = name, ""
-    number = 1
-    while candidate.exists():
-        number += 1
-        candidate = directory / (f"{stem} ({number}).{suffix}" if suffix else f"{name} ({number})")
-    return candidate
-
-
-async def save_download(download: Any, directory: Path, cap: int) -> JsonObject:
-    """Wait for `download` to finish and keep it under `directory`, or refuse it past `cap`."""
+async def save_download(download: Any, files: SessionFiles, cap: int) -> JsonObject:
+    """Wait for `download` to finish and keep it in the session's `downloads/`, or refuse it past
+    `cap` bytes."""
     name = plain_name(str(download.suggested_filename))
     failure = await download.failure()
     if failure is not None:
         return {"event": "download_failed", "name": name, "detail": str(failure)[:300]}
     temporary = await download.path()
-    size = os.stat(temporary).st_size
-    if size > cap:
+    # Playwright's own temporary file (in its artifacts folder, not the output directory).
+    with open(temporary, "rb") as source:
+        try:
+            path = files.save("downloads", name, source, cap)
+        except TooLarge:
+            size = os.fstat(source.fileno()).st_size
+            refused = True
+        else:
+            size, refused = source.tell(), False
+    if refused:
         await download.delete()
         return {
             "event": "download_refused",
@@ -54,22 +46,4 @@ async def save_download(download: Any, directory: Path, cap: int) -> JsonObject:
             "size": size,
             "detail": f"{size} bytes is more than this host keeps ({cap}); it was deleted",
         }
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    target = _free(directory, name)
-    await download.save_as(target)
-    return {"event": "download", "name": name, "size": size, "path": str(target)}
-
-
-def save_output(
-    output_dir: Path | None, folder: str, requested: str, extension: str, data: bytes
-) -> Path:
-    """Write `data` under the output directory's `folder/` as `requested` reduced to a plain name
-    (with `extension` unless it has one), never over an existing file; returns its path."""
-    name = plain_name(requested)
-    if "." not in name:
-        name += extension
-    directory = (output_dir or default_output_dir()) / folder
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = _free(directory, name)
-    path.write_bytes(data)
-    return path
+    return {"event": "download", "name": name, "size": size, "path": str(path)}

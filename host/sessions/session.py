@@ -31,9 +31,10 @@ from host.sessions.keys import SessionKey
 from host.sessions.navigation import NavigationPolicy
 from host.sessions.page_guards import DROPPED_MARKER, console_limiter, lasting_workers_refused
 from host.sessions.selfguard import SelfGuard
+from host.sessions.session_files import SessionFiles, save_trace, unguessable
 from host.sessions.worker_guard import guard_workers
 from host.settings.browser_options import request_origin
-from host.settings.config import HostConfig, default_output_dir
+from host.settings.config import HostConfig
 from host.shared.globs import url_matches
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -276,11 +277,8 @@ class Session:
         self.user_agent: str | None = None
         """Set by `web_setUserAgent`; tabs that open later get it too."""
         self._downloads: list[asyncio.Task[JsonObject]] = []
-        self.download_dir = (
-            (config.output_dir or default_output_dir())
-            / "downloads"
-            / (f"{key.transport}-{secrets.token_hex(6)}")
-        )
+        self.files = SessionFiles.for_config(config, key.transport)
+        """The session's own folder of files (downloads, screenshots, saved states, ...)."""
 
     # -- creation and teardown -------------------------------------------------------------
 
@@ -433,14 +431,10 @@ class Session:
             log.debug("closing a context failed", exc_info=True)
 
     async def _save_trace(self) -> None:
-        """`--save-trace`: the session's trace, to OUTPUT_DIR/traces/<transport>-<time>-<id>.zip."""
-        folder = (self.config.output_dir or default_output_dir()) / "traces"
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        path = folder / f"{self.key.transport}-{stamp}-{self.id[:8]}.zip"
+        """`--save-trace`: the session's trace, to its folder's `traces/trace-<time>-<random>.zip`."""
         try:
-            folder.mkdir(parents=True, exist_ok=True)
             async with asyncio.timeout(30):
-                await self.context.tracing.stop(path=str(path))
+                path = await save_trace(self.context, self.files, unguessable("trace") + ".zip")
             log.info("saved a trace to %s", path)
         except Exception as error:  # the browser may be gone: then there is nothing to save
             log.warning("the session's trace could not be saved: %s", error)
@@ -769,7 +763,7 @@ class Session:
 
     def _on_download(self, download: Download) -> None:
         task = asyncio.ensure_future(
-            save_download(download, self.download_dir, self.config.max_download_bytes)
+            save_download(download, self.files, self.config.max_download_bytes)
         )
         self._downloads.append(task)
 

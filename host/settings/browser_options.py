@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host.shared.confined import Refused, TooLarge, read_file
 from host.shared.origins import origin_matches, origin_of, origin_pattern
 
 MAX_VIEWPORT = 10_000
@@ -296,13 +297,18 @@ def _viewport(text: str | None) -> tuple[int, int] | None:
 
 
 def _readable(option: str, path: Path, limit: int) -> bytes:
+    """The bytes of the operator's file `path`: opened once (a FIFO cannot hang it), checked to be
+    a regular file on that handle, and read to at most `limit` bytes, the limit counted on the
+    bytes read rather than on a size asked for first (`host.shared.confined.read_file`)."""
+    real = Path(os.path.realpath(path))  # the operator's own path: its symlinks are theirs
     try:
-        if not path.is_file():
-            raise OptionError(option, f"{path} is not a file; give the path of an existing file")
-        size = path.stat().st_size
-        if size > limit:
-            raise OptionError(option, f"{path} has {size} bytes, more than the {limit} allowed")
-        return path.read_bytes()
+        return read_file(real.parent, (real.name,), limit)
+    except TooLarge:
+        raise OptionError(option, f"{path} has more than the {limit} bytes allowed") from None
+    except Refused:
+        raise OptionError(
+            option, f"{path} is not a file; give the path of an existing file"
+        ) from None
     except OSError as error:
         raise OptionError(option, f"cannot read {path}: {error.strerror}") from None
 

@@ -74,8 +74,8 @@ class HostConfig:
     """`--codegen python|typescript`: each recordable tool's result also holds the Playwright
     code it amounted to (off by default: it costs tokens)."""
     output_dir: Path | None = None
-    """Where the host keeps files it makes (downloads); a folder under the system's temp dir if
-    unset."""
+    """Where the host keeps files it makes, each session in a folder of its own
+    (`host.sessions.session_files`); a folder under the system's temp dir if unset."""
     max_download_bytes: int = 100 * 1024 * 1024
     """A download larger than this is deleted and reported as refused."""
     download_wait: float = 5.0
@@ -121,6 +121,10 @@ class HostConfig:
     absent from every listing and refused by every transport."""
     upload_dirs: tuple[Path, ...] = ()
     """Directories `upload_file` (and webBrowser's `upload_file`) may read from; empty: uploads off."""
+    max_upload_bytes: int = 10 * 1024 * 1024
+    """The bytes one upload or drop call may send, its files together (10 MiB): counted while the
+    host reads them, before the browser sees any (a 300 MB drop took Chromium to 3.3 GB; a file
+    goes to the page as a buffer, at about 0.2 s a MiB on an idle machine, over 1.5 s loaded)."""
     storage_dir: Path | None = None
     """Where webBrowser's `screenshot` saves files (under `screenshots/`); unset: returned as base64."""
     snapshot_limit: int = 24_000

@@ -4,7 +4,7 @@ oldest first, at or above a level.
 Described by `browser_console_messages.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs. As @playwright/mcp takes them, `all` also returns the messages earlier
 reads returned (as many as the session keeps), and `filename` writes the messages, one a line,
-under the output directory's `console/` and returns the path instead.
+in the session's folder's `console/` and returns the path instead.
 """
 
 from __future__ import annotations
@@ -31,6 +31,6 @@ async def browser_console_messages(call: CallContext, args: JsonObject) -> JsonV
         # The file is output too: a secret's value shows as its ${NAME}, as in a result.
         text = call.config.secrets.scrub("".join(line + "\n" for line in lines))
         data = text.encode("utf-8")
-        path = save_output(call.config.output_dir, "console", requested, ".log", data)
+        path = save_output(call.session.files, "console", requested, ".log", data)
         return {"path": str(path), "count": len(messages), "dropped": dropped}
     return {"messages": messages, "dropped": dropped}

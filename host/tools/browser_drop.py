@@ -1,14 +1,14 @@
 """`browser_drop`: drop files or data onto an element, as from outside the page (@playwright/mcp's).
 
 Described by `browser_drop.tool.yaml` beside this file. Files obey the host's upload rules
-(`host.sessions.uploads.check_upload`: off until `--upload-dir`), each refusal naming `paths[i]`; at most
-20 files and 20 MIME types. The page must accept the drop (its `dragover` calls
+(`host.sessions.uploads.read_upload`: off until `--upload-dir`; read by the host, confined, at most
+`max_upload_bytes` for the call's files together, and handed to Playwright as buffers), each
+refusal naming `paths[i]`; at most 20 files and 20 MIME types. The page must accept the drop (its `dragover` calls
 `preventDefault()`), else the call fails with `drop_refused` and nothing was dropped.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, cast
 
 from playwright.async_api import Error as PlaywrightError
@@ -16,21 +16,16 @@ from playwright.async_api import Error as PlaywrightError
 from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
 from host.sessions.targets import locate
-from host.sessions.uploads import check_upload
+from host.sessions.uploads import Upload, read_uploads, sending_timeout
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
 MAX_TYPES = 20
 
 
-def _files(call: CallContext, raw: object) -> list[Path]:
-    files = []
-    for index, path in enumerate(cast(list[str], raw or [])):
-        try:
-            files.append(check_upload(call.config, path))
-        except HostError as error:
-            raise HostError(error.code, error.message, path=f"paths[{index}]") from None
-    return files
+def _files(call: CallContext, raw: object) -> list[Upload]:
+    named = [(f"paths[{i}]", str(path)) for i, path in enumerate(cast(list[str], raw or []))]
+    return read_uploads(call.config, named)
 
 
 async def browser_drop(call: CallContext, args: JsonObject) -> JsonValue:
@@ -50,11 +45,11 @@ async def browser_drop(call: CallContext, args: JsonObject) -> JsonValue:
     locator = await locate(call.tab, str(args["target"]))
     payload: dict[str, Any] = {}
     if files:
-        payload["files"] = [str(f) for f in files]
+        payload["files"] = [f.payload() for f in files]
     if data:
         payload["data"] = data
     try:
-        await locator.drop(payload)  # type: ignore[arg-type]
+        await locator.drop(payload, timeout=sending_timeout(call.config, files))  # type: ignore[arg-type]
     except PlaywrightError as error:
         if "preventDefault" not in str(error) and "rejected" not in str(error).lower():
             raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
 from host.sessions.targets import locate
-from host.sessions.uploads import check_upload, file_input
+from host.sessions.uploads import file_input, read_uploads, sending_timeout
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -33,23 +33,20 @@ async def browser_file_upload(call: CallContext, args: JsonObject) -> JsonValue:
     named = [("path", str(args["path"]))] if "path" in args else []
     if isinstance(given, list):
         named += [(f"paths[{i}]", str(p)) for i, p in enumerate(given)]
-    files = []
-    for where, name in named:
-        try:
-            files.append(check_upload(call.config, name))
-        except HostError as error:  # name the argument whose file a rule refused
-            error.path = where
-            raise
+    # Read by the host (confined, capped), handed over as buffers: the driver opens no path.
+    files = read_uploads(call.config, named)
+    payloads = [f.payload() for f in files]
+    timeout = sending_timeout(call.config, files)
     if chooser is not None:
         # The chooser the page opened (a click on a file input, showPicker()): @playwright/mcp's
         # modal state, answered without a target.
         call.tab.file_chooser = None
-        await chooser.set_files([str(f) for f in files])
+        await chooser.set_files(payloads, timeout=timeout)
     else:
         target = await file_input(await locate(call.tab, str(args["target"])))
-        await target.set_input_files([str(f) for f in files])
+        await target.set_input_files(payloads, timeout=timeout)
     if len(files) == 1:
-        uploaded: JsonObject = {"uploaded": files[0].name, "bytes": files[0].stat().st_size}
+        uploaded: JsonObject = {"uploaded": files[0].name, "bytes": len(files[0].data)}
         return await page_feedback(call.session, uploaded)
-    listed: list[JsonValue] = [{"name": f.name, "bytes": f.stat().st_size} for f in files]
+    listed: list[JsonValue] = [{"name": f.name, "bytes": len(f.data)} for f in files]
     return await page_feedback(call.session, {"uploaded": listed})

@@ -94,7 +94,7 @@ async def _response_headers(response: Response) -> JsonObject:
 
 def _save(call: CallContext, name: str, extension: str, data: bytes) -> JsonObject:
     """`data` written under the output directory's `network/`: where, and how many bytes."""
-    path = save_output(call.config.output_dir, "network", name, extension, data)
+    path = save_output(call.session.files, "network", name, extension, data)
     return {"path": str(path), "size": len(data)}
 
 

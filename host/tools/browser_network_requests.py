@@ -69,7 +69,7 @@ def _saved(call: CallContext, requested: str, value: JsonObject) -> JsonObject:
         text += f"\nNote: {note}\n"
     # The file is output too: a secret's value shows as its ${NAME}, as in a result.
     data = call.config.secrets.scrub(text).encode("utf-8")
-    path = save_output(call.config.output_dir, "network", requested, ".log", data)
+    path = save_output(call.session.files, "network", requested, ".log", data)
     return {"path": str(path), "count": len(listed), **value}
 
 

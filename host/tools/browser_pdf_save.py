@@ -1,5 +1,6 @@
 """`browser_pdf_save` (capability `pdf`): the current page as a PDF file in the host's output
-directory (`--output-dir`, `pdf/` under it), never at a path the caller chooses.
+directory (`--output-dir`, the session's folder's `pdf/` under it), never at a path the caller
+chooses.
 
 Described by `browser_pdf_save.tool.yaml` beside this file. A `filename` is reduced to a plain
 name (no directories, no leading dots), ends in `.pdf`, and never replaces an existing file.
@@ -7,13 +8,10 @@ name (no directories, no leading dots), ends in `.pdf`, and never replaces an ex
 
 from __future__ import annotations
 
-import time
-
 from playwright.async_api import Error as PlaywrightError
 
 from host.calls.registry import CallContext
-from host.sessions.downloads import _free, plain_name
-from host.settings.config import default_output_dir
+from host.sessions.session_files import plain_name, unguessable
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -22,12 +20,9 @@ async def browser_pdf_save(call: CallContext, args: JsonObject) -> JsonValue:
     requested = args.get("filename")
     name = plain_name(str(requested)) if isinstance(requested, str) and requested else ""
     if not name or name == "download":
-        name = time.strftime("page-%Y%m%d-%H%M%S")
+        name = unguessable("page")
     if not name.lower().endswith(".pdf"):
         name += ".pdf"
-    directory = (call.config.output_dir or default_output_dir()) / "pdf"
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = _free(directory, name)
     try:
         data = await call.tab.page.pdf(landscape=bool(args.get("landscape", False)))
     except PlaywrightError as error:
@@ -37,5 +32,5 @@ async def browser_pdf_save(call: CallContext, args: JsonObject) -> JsonValue:
                 "this browser cannot print to PDF (Chromium does so only headless)",
             ) from None
         raise
-    path.write_bytes(data)
+    path = call.session.files.save("pdf", name, data)
     return {"path": str(path), "size": len(data)}

@@ -34,7 +34,7 @@ async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
         # its path in the result; refs are the file's.
         record_refs(tab, snapshot)
         path = save_output(
-            call.config.output_dir,
+            call.session.files,
             "snapshots",
             requested,
             ".yml",

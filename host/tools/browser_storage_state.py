@@ -2,17 +2,19 @@
 cookies and web storage saved to a JSON file, and restored from one, as @playwright/mcp's tools of
 the same names (Playwright's `storage_state` and `set_storage_state`).
 
-Described by the `.tool.yaml` files beside this file. Files stay in the output directory: a save
-goes under its `storage/` (a plain name, `.json` unless it has an extension, never over a file);
-a restore reads a file inside the output directory only (a relative name is looked for under
-`storage/`), at most `MAX_STORAGE_STATE_BYTES`, in Playwright's storage-state shape. A saved file
-shows a secret's value as its `${NAME}`, as every output does.
+Described by the `.tool.yaml` files beside this file. Files stay in the session's own folder
+(`host.sessions.session_files`): a save goes under its `storage/` (a plain name, `.json` unless it
+has an extension, never over a file; by default an unguessable name); a restore reads only a file
+this session saved there (its name, or the path the save returned), through the confined read (no
+symlink followed, at most `MAX_STORAGE_STATE_BYTES` read), in Playwright's storage-state shape. A
+file another session saved, a download, or any other file is refused: a state the operator wants
+to start from is given with `--storage-state`. A saved file shows a secret's value as its
+`${NAME}`, as every output does.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,25 +22,21 @@ from playwright.async_api import Error as PlaywrightError
 
 from host.calls.registry import CallContext
 from host.calls.results import Rendered
-from host.sessions.downloads import save_output
+from host.sessions.session_files import save_output, unguessable
 from host.settings.browser_options import MAX_STORAGE_STATE_BYTES
-from host.settings.config import default_output_dir
+from host.shared.confined import Refused
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
 FOLDER = "storage"
 
 
-def _output(call: CallContext) -> Path:
-    return (call.config.output_dir or default_output_dir()).resolve()
-
-
 async def browser_storage_state(call: CallContext, args: JsonObject) -> JsonValue:
     state = await call.session.context.storage_state()
     text = call.config.secrets.scrub(json.dumps(state, indent=2))
     requested = args.get("filename")
-    name = requested if isinstance(requested, str) else time.strftime("storage-state-%Y%m%dT%H%M%S")
-    path = save_output(_output(call), FOLDER, name, ".json", text.encode("utf-8"))
+    name = requested if isinstance(requested, str) else unguessable("storage-state")
+    path = save_output(call.session.files, FOLDER, name, ".json", text.encode("utf-8"))
     counts = {"cookies": len(state.get("cookies", [])), "origins": len(state.get("origins", []))}
     return Rendered(
         {"path": str(path), **counts},
@@ -47,36 +45,32 @@ async def browser_storage_state(call: CallContext, args: JsonObject) -> JsonValu
     )
 
 
-def _state_file(call: CallContext, filename: str) -> Path:
-    output = _output(call)
-    given = Path(filename)
-    path = (given if given.is_absolute() else output / FOLDER / given).resolve()
-    if not path.is_relative_to(output):
+def _state_file(call: CallContext, filename: str) -> tuple[Path, bytes]:
+    """The path and bytes of the state file `filename` names among this session's saved ones,
+    read confined and capped; else a HostError naming `filename`."""
+    files = call.session.files
+    try:
+        return files.read(FOLDER, filename, MAX_STORAGE_STATE_BYTES)
+    except Refused as refused:
+        if refused.reason == "too_large":
+            why = f"it is larger than {MAX_STORAGE_STATE_BYTES} bytes"
+        elif refused.reason == "missing":
+            why = "there is no such file"
+        else:
+            why = refused.message
         raise HostError(
             "invalid_argument",
-            f"{filename} is outside the output directory {output}; restore a file "
-            "browser_storage_state saved (or one put under the output directory)",
+            f"{filename} cannot be restored ({why}): a session restores only a file it saved "
+            f"itself, in {files.folder(FOLDER)}; give the name or the path browser_storage_state "
+            "returned (a state to start from is given by the operator with --storage-state)",
             path="filename",
-        )
-    if not path.is_file():
-        raise HostError(
-            "invalid_argument",
-            f"no file {path}; give the path browser_storage_state returned",
-            path="filename",
-        )
-    if path.stat().st_size > MAX_STORAGE_STATE_BYTES:
-        raise HostError(
-            "invalid_argument",
-            f"{path} is larger than {MAX_STORAGE_STATE_BYTES} bytes",
-            path="filename",
-        )
-    return path
+        ) from None
 
 
 async def browser_set_storage_state(call: CallContext, args: JsonObject) -> JsonValue:
-    path = _state_file(call, str(args["filename"]))
+    path, data = _state_file(call, str(args["filename"]))
     try:
-        state = json.loads(path.read_bytes())
+        state = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise HostError(
             "invalid_argument", f"{path} is not JSON ({error})", path="filename"

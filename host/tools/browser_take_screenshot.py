@@ -1,6 +1,6 @@
 """`browser_take_screenshot`: Take a PNG or JPEG screenshot of the viewport, the full page or one
 element; returns it as an image, or, given a `filename`, writes it under the host's output
-directory (`screenshots/`) and returns its path.
+directory (the session's folder's `screenshots/`) and returns its path.
 
 Described by `browser_take_screenshot.tool.yaml` beside this file; its arguments were checked against that
 schema before it runs. A `filename` is reduced to a plain name (no directories, no leading dots),
@@ -15,14 +15,12 @@ image returned (not one saved) is shrunk to fit a model's message (`host/tools/i
 from __future__ import annotations
 
 import base64
-import time
 from typing import Literal
 
 from host.calls.registry import CallContext
 from host.calls.results import Image
-from host.sessions.downloads import _free, plain_name
+from host.sessions.session_files import plain_name, unguessable
 from host.sessions.targets import locate
-from host.settings.config import default_output_dir
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 from host.tools.image_fit import fit_for_message
@@ -74,11 +72,8 @@ async def browser_take_screenshot(call: CallContext, args: JsonObject) -> JsonVa
         return Image(base64.b64encode(data).decode("ascii"), f"image/{kind}")
     name = plain_name(requested)
     if name == "download":
-        name = time.strftime("page-%Y%m%d-%H%M%S")
+        name = unguessable("page")
     if not name.lower().endswith(_EXTENSIONS[kind]):
         name += _EXTENSIONS[kind][0]
-    directory = (call.config.output_dir or default_output_dir()) / "screenshots"
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = _free(directory, name)
-    path.write_bytes(data)
+    path = call.session.files.save("screenshots", name, data)
     return {"path": str(path), "size": len(data), "type": kind}

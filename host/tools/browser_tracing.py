@@ -1,5 +1,6 @@
 """`browser_start_tracing` and `browser_stop_tracing` (capability `tracing`): a Playwright trace
-of the caller's session, saved as a zip under the host's output directory (`traces/`).
+of the caller's session, saved as a zip in the session's folder under the host's output directory
+(`traces/`; `host.sessions.session_files.save_trace`).
 
 Described by `browser_start_tracing.tool.yaml` and `browser_stop_tracing.tool.yaml` beside this
 file. A session the operator traces whole (`--save-trace`) refuses both with `tracing_active`: its
@@ -8,13 +9,11 @@ trace is already running and is saved when the session ends.
 
 from __future__ import annotations
 
-import time
 import weakref
 
 from host.calls.registry import CallContext
-from host.sessions.downloads import _free
 from host.sessions.session import Session
-from host.settings.config import default_output_dir
+from host.sessions.session_files import save_trace, unguessable
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -56,11 +55,8 @@ async def browser_stop_tracing(call: CallContext, args: JsonObject) -> JsonValue
             "tracing_not_started",
             "this session is not being traced; start with browser_start_tracing",
         )
-    directory = (call.config.output_dir or default_output_dir()) / "traces"
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = _free(directory, time.strftime("trace-%Y%m%d-%H%M%S.zip"))
     _tracing.discard(call.session)
-    await call.session.context.tracing.stop(path=str(path))
+    path = await save_trace(call.session.context, call.session.files, unguessable("trace") + ".zip")
     return {
         "path": str(path),
         "size": path.stat().st_size,

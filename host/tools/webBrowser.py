@@ -7,8 +7,6 @@ schema before it runs.
 from __future__ import annotations
 
 import base64
-import secrets
-import time
 from typing import cast
 
 from playwright.async_api import Locator
@@ -18,8 +16,10 @@ from host.calls.registry import CallContext
 from host.calls.result_caps import MAX_RESULT_DEPTH, bounded_expression
 from host.calls.results import Image
 from host.sessions.session import clip
+from host.sessions.session_files import unguessable
 from host.sessions.targets import locate
-from host.sessions.uploads import check_upload, file_input
+from host.sessions.uploads import file_input, read_upload, sending_timeout
+from host.shared.confined import Refused, create_file
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 from host.tools.page_text import visible_text
@@ -123,10 +123,11 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
         storage = call.config.storage_dir
         if storage is None:
             return Image(base64.b64encode(data).decode("ascii"))
-        folder = storage / "screenshots"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}.png"
-        path.write_bytes(data)
+        # Confined as every file a tool writes: a new file, no symlink followed below the folder.
+        try:
+            path = create_file(storage, ("screenshots",), unguessable("page") + ".png", data)
+        except Refused as refused:
+            raise HostError("output_refused", f"the screenshot was not saved: {refused}") from None
         result = str(path)
     elif action == "evaluate":
         (value,) = _need(args, "value")
@@ -148,9 +149,12 @@ async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
             await inner.fill(call.config.secrets.reveal(value))
     elif action == "upload_file":
         sel, file_path = _need(args, "selector", "filePath")
-        path = check_upload(call.config, file_path)
-        await (await file_input(await _locator(call, sel))).set_input_files(str(path))
-        result = f"uploaded {path.name}"
+        upload = read_upload(call.config, file_path, call.config.max_upload_bytes)
+        field = await file_input(await _locator(call, sel))
+        await field.set_input_files(
+            upload.payload(), timeout=sending_timeout(call.config, [upload])
+        )
+        result = f"uploaded {upload.name}"
     elif action == "click_and_switch_tab":
         (sel,) = _need(args, "selector")
         locator = await _locator(call, sel)

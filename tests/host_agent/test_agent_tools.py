@@ -13,7 +13,7 @@ import pytest
 from host_tests.host_helpers import ServedHost, host_config
 
 from host.sessions.targets import split_chain, to_selector
-from host.sessions.uploads import check_upload
+from host.sessions.uploads import read_upload
 from host.settings.config import HostConfig
 from host.shared.errors import HostError
 from host_agent.agent_client import Agent, find_ref, text_of, with_agent
@@ -179,13 +179,14 @@ def test_upload_rules_each_refusal_names_its_rule(tmp_path: Path) -> None:
 
     def refusal(config: HostConfig, path: str) -> str:
         with pytest.raises(HostError) as raised:
-            check_upload(config, path)
+            read_upload(config, path, 100)
         return f"{raised.value.code}: {raised.value.message}"
 
-    assert check_upload(config, "ok.txt") == (allowed / "ok.txt").resolve()
-    assert check_upload(config, str(allowed / "sub" / ".." / "ok.txt")).name == "ok.txt"
+    assert read_upload(config, "ok.txt", 100).path == allowed / "ok.txt"
+    assert read_upload(config, "ok.txt", 100).data == b"data"
+    assert read_upload(config, str(allowed / "sub" / ".." / "ok.txt"), 100).name == "ok.txt"
     assert refusal(host_config(), "ok.txt").startswith("upload_disabled: rule 'uploads are off'")
-    assert "rule 'inside an allowed directory'" in refusal(config, "link.txt")  # symlink out
+    assert refusal(config, "link.txt").startswith("upload_not_allowed: rule 'no symlink'")
     assert "rule 'inside an allowed directory'" in refusal(config, "../secret.txt")
     assert "rule 'inside an allowed directory'" in refusal(config, str(outside))
     assert refusal(config, "missing.txt").startswith("upload_not_found: rule 'must exist'")

@@ -480,16 +480,18 @@ def test_pdf_vision_and_tracing(pages: Pages, tmp_path: Path) -> None:
 
     seen = asyncio.run(scenario())
     pdf = Path(seen["pdf"]["path"])
-    assert pdf.parent == tmp_path / "pdf" and pdf.name == "escape.pdf"
+    # The session's own folder: <output>/sessions/<transport>-<random>/pdf/.
+    assert pdf.parent.parent.parent == tmp_path / "sessions" and pdf.parent.name == "pdf"
+    assert pdf.name == "escape.pdf"
     assert pdf.read_bytes().startswith(b"%PDF") and seen["pdf"]["size"] == pdf.stat().st_size
     assert Path(seen["pdf2"]["path"]).name == "escape (2).pdf"  # never replaces a file
-    assert Path(seen["pdf_default"]["path"]).parent == tmp_path / "pdf"
+    assert Path(seen["pdf_default"]["path"]).parent == pdf.parent
     assert seen["hit"]["text"].startswith("clicked 100")
     assert seen["dropped"]["text"] == "dropped"
     failed(seen["outside"], "invalid_argument")
     assert "already being traced" in failed(seen["again"], "tracing_active")
     trace = Path(seen["stopped"]["path"])
-    assert trace.parent == tmp_path / "traces" and zipfile.is_zipfile(trace)
+    assert trace.parent == pdf.parent.parent / "traces" and zipfile.is_zipfile(trace)
     assert "show-trace" in seen["stopped"]["open"]
     failed(seen["not_started"], "tracing_not_started")
 

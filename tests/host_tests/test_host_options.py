@@ -408,7 +408,7 @@ def test_save_trace_writes_a_trace_playwright_opens(tmp_path: Path, app: AppServ
         asyncio.run(run())
     finally:
         assert served.stop() == 0
-    traces = sorted((tmp_path / "traces").glob("*.zip"))
+    traces = sorted(tmp_path.glob("sessions/*/traces/*.zip"))
     assert len(traces) == 1, served.log
     with zipfile.ZipFile(traces[0]) as archive:
         names = archive.namelist()

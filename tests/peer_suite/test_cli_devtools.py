@@ -250,8 +250,10 @@ def test_request_parts_saved_to_files(
     saved, shown = with_agent(host, body)
     files = {name: Path(value["path"]) for name, value in saved.items()}
     for name, path in files.items():
-        # Each under the output directory, under the name given (the peer's `./req.log`).
-        assert path.name == name and path.parent == output.resolve() / "network", path
+        # Each in the session's folder under the output directory, under the name given (the
+        # peer's `./req.log`).
+        assert path.name == name and path.parent.name == "network", path
+        assert path.parent.parent.parent == output.resolve() / "sessions", path
     read = {name: path.read_text() for name, path in files.items()}
     assert saved["requests.log"]["count"] == 3
     assert f"[POST] {api} => [200]" in read["requests.log"]

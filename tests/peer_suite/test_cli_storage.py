@@ -62,7 +62,9 @@ def test_state_save_to_a_default_and_a_given_name(
     saved = Path(default["result"]["path"])
     # The text names the file: storage-state-<time>.json, in the output directory.
     assert saved.name.startswith("storage-state-") and saved.suffix == ".json"
-    assert saved.parent == output.resolve() / "storage" and str(saved) in default_text
+    # The session's own folder: <output>/sessions/<transport>-<random>/storage/.
+    assert saved.parent.parent.parent == output.resolve() / "sessions"
+    assert saved.parent.name == "storage" and str(saved) in default_text
     state = json.loads(saved.read_text())
     assert any((c["name"], c["value"]) == ("testCookie", "testValue") for c in state["cookies"]), (
         state
@@ -73,7 +75,7 @@ def test_state_save_to_a_default_and_a_given_name(
 
 
 def test_state_load_by_file_name(storage_host: tuple[ServedHost, Path], server: PeerSite) -> None:
-    host, output = storage_host
+    host, _ = storage_host
     state = {
         "cookies": [
             {"name": "restoredCookie", "value": "restoredValue", "domain": "127.0.0.1", "path": "/"}
@@ -86,12 +88,13 @@ def test_state_load_by_file_name(storage_host: tuple[ServedHost, Path], server: 
         ],
     }
     # The peer's `state-load state.json` reads the file the test wrote where the program runs;
-    # a name alone is looked for in the output directory's storage/.
-    (output / "storage").mkdir(exist_ok=True)
-    (output / "storage" / "state.json").write_text(json.dumps(state))
+    # here a name alone is looked for in the session's own storage/ (a session reads only its
+    # own files), where the test puts the file as the operator would.
 
     async def body(agent: Agent) -> tuple[str, Any, Any]:
         await agent.ok("browser_navigate", {"url": server.EMPTY_PAGE})
+        folder = Path((await agent.ok("browser_storage_state", {}))["path"]).parent
+        (folder / "state.json").write_text(json.dumps(state))
         _, text = await called(agent, "browser_set_storage_state", {"filename": "state.json"})
         cookie = await agent.ok("browser_evaluate", {"function": "() => document.cookie"})
         stored = await agent.ok(

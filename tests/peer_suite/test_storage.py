@@ -62,7 +62,9 @@ def test_save_to_a_default_and_a_given_name(
 
     (default, default_text), (named, _) = with_agent(host, body)
     saved = Path(default["result"]["path"])
-    assert saved.parent == output.resolve() / "storage" and saved.name.startswith("storage-state-")
+    # The session's own folder: <output>/sessions/<transport>-<random>/storage/.
+    assert saved.parent.parent.parent == output.resolve() / "sessions"
+    assert saved.parent.name == "storage" and saved.name.startswith("storage-state-")
     assert saved.suffix == ".json" and str(saved) in default_text
     state = json.loads(saved.read_text())
     assert {"name": "testCookie", "value": "testValue"}.items() <= state["cookies"][0].items()
@@ -84,21 +86,28 @@ def test_restore_from_a_file(storage_host: tuple[ServedHost, Path], server: Peer
             }
         ],
     }
-    state_file = output / "state.json"
-    state_file.write_text(json.dumps(state))
+    # A session restores only its own files: the test puts one in the session's storage/ folder
+    # as the operator would; one elsewhere in the output directory is refused.
+    elsewhere = output / "state.json"
+    elsewhere.write_text(json.dumps(state))
 
-    async def body(agent: Agent) -> tuple[str, Any, str]:
+    async def body(agent: Agent) -> tuple[str, Any, str, str]:
         await agent.ok("browser_navigate", {"url": server.EMPTY_PAGE})
+        folder = Path((await agent.ok("browser_storage_state", {}))["path"]).parent
+        state_file = folder / "state.json"
+        state_file.write_text(json.dumps(state))
         _, text = await called(agent, "browser_set_storage_state", {"filename": str(state_file)})
         seen = await agent.ok("browser_evaluate", {"function": READ_BOTH.format(key="restoredKey")})
         outside = await refused(agent, "browser_set_storage_state", {"filename": "/etc/hostname"})
-        return text, seen, outside
+        other = await refused(agent, "browser_set_storage_state", {"filename": str(elsewhere)})
+        return text, seen, outside, other
 
-    text, seen, outside = with_agent(host, body)
+    text, seen, outside, other = with_agent(host, body)
     assert "restored" in text
     assert seen == "restoredCookie=restoredValue|restoredValue"
-    # Files stay in the output directory: another is refused, naming the argument.
-    assert "[invalid_argument]" in outside and "outside the output directory" in outside
+    # Files stay in the session's folder: another is refused, naming the argument.
+    for refusal in (outside, other):
+        assert "[invalid_argument]" in refusal and "only a file it saved" in refusal, refusal
 
 
 def test_save_clear_and_restore(storage_host: tuple[ServedHost, Path], server: PeerSite) -> None:
