@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
+from host.shared.masking import mask
+
 if TYPE_CHECKING:
     from host.settings.config import HostConfig
 
@@ -111,12 +113,13 @@ def endpoint_options(args: Any) -> tuple[tuple[str, ...], str | None]:
 def hide_credentials(text: str, spec: EndpointSpec) -> str:
     """`text` (an error that may quote the endpoint's URL) without its user name and password."""
     parts = urlsplit(spec.url)
+    hidden: dict[str, str] = {}
     if "@" in parts.netloc:
         userinfo = parts.netloc.rsplit("@", 1)[0]
-        text = text.replace(userinfo + "@", "***@").replace(unquote(userinfo) + "@", "***@")
+        hidden |= {userinfo + "@": "***@", unquote(userinfo) + "@": "***@"}
     if parts.password:
-        text = text.replace(parts.password, "***").replace(unquote(parts.password), "***")
-    return text
+        hidden |= {parts.password: "***", unquote(parts.password): "***"}
+    return mask(text, hidden)  # the secrets' one rule: one pass, the longest first
 
 
 def _hide(text: str) -> str:

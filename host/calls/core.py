@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from types import TracebackType
 from typing import Any, NoReturn, cast
@@ -23,7 +24,8 @@ from host.sessions.navigation import NavigationPolicy
 from host.sessions.selfguard import SelfGuard
 from host.sessions.session import Session, Tab, describe_dialog
 from host.sessions.settle import ActionWatch
-from host.sessions.targets import set_test_id_attribute
+from host.sessions.tab_control import is_gone, stop_navigation, stop_scripts
+from host.sessions.targets import runs_a_regex, set_test_id_attribute
 from host.settings.caps import CAP_OF, CAPS
 from host.settings.config import HostConfig
 from host.settings.limits import check_arguments, check_tool_name, execute_timeout, json_safe
@@ -58,6 +60,10 @@ OBJECTIVE_TOOL = "browser_objective"
 MAX_TIMEOUT_MS = 300_000
 """The largest `timeout` a tool's schema accepts (its `maximum`); a call's deadline follows it."""
 _PROBE_S = 3.0
+# Playwright's navigating methods, as its errors name them: a timeout of one leaves the
+# navigation pending in the browser.
+_NAVIGATIONS = re.compile(r"(?:Page|Frame)\.(?:goto|reload|go_back|go_forward):")
+_SNAPSHOTS = re.compile(r"(?:Page|Frame|Locator)\.aria_snapshot:")
 
 
 class Host:
@@ -67,8 +73,11 @@ class Host:
     bad or oversized arguments, Playwright failures, timeouts, crashed tabs, browsers and
     drivers, too many sessions all come back as a failed `ToolOutcome` with a code. Every call is
     answered by its deadline (the navigation timeout, or the call's own `timeout` if longer, plus
-    5 s): past it the call is abandoned (a script looping in the page is stopped, a tab that no
-    longer answers is replaced) and the session's next call runs. Each call runs on the current
+    5 s): past it the call is abandoned (a pending navigation and a script looping in the page
+    are stopped, a tab that still does not answer is replaced) and the session's next call runs.
+    A tab is never replaced for a timeout of Playwright's: a navigation that timed out is stopped
+    and the tab stays where it was; only a tab that is gone (closed, crashed) or blocked past a
+    call's whole deadline is replaced. Each call runs on the current
     tab of the key's own session, after the previous call of that session finished or was
     abandoned. No page is left showing, and no result carries, a URL the navigation policy
     refuses (`url_blocked`). Results are JSON every encoder accepts. `close()` closes every
@@ -538,6 +547,18 @@ class Host:
         if isinstance(error, HostError):
             raise error
         if isinstance(error, PlaywrightError):
+            regex_at = _regex_target(args) if "Timeout" in _first_line(error) else None
+            if regex_at is not None and not is_gone(session, tab):
+                # Playwright's timeout ends the call, not the regular expression: one that
+                # backtracks without end holds the page's main thread for every later call.
+                await stop_scripts(tab)
+                raise HostError(
+                    "timeout",
+                    f"no element matched in time ({_first_line(error)}); the target's regular "
+                    "expression was stopped in the page (one that backtracks without end blocks "
+                    "it); write a simpler one, or give text",
+                    path=regex_at,
+                ) from None
             raise await self._classify(session, tab, error) from None
         await self._other_failure(session, error)
 
@@ -569,33 +590,31 @@ class Host:
         raise HostError("call_failed", f"{type(error).__name__}: {_clip(str(error))}")
 
     async def _abandon(self, session: Session, tab: Tab, work: asyncio.Future[object]) -> None:
-        """A call past its deadline: cancel it, give Playwright a moment to let go, stop a script
-        looping in the page, and replace the tab if it still does not answer."""
+        """A call past its deadline: cancel it, give Playwright a moment to let go, stop what it
+        left running in the tab (a pending navigation, a script looping in the page), and replace
+        the tab only if it still does not answer: it is then blocked outside any script (a
+        synchronous request that is never answered) and would hold every later call."""
         work.cancel()
         await asyncio.wait({work}, timeout=self.config.abandon_grace)
         if not work.done():
             work.add_done_callback(_retrieve)  # abandoned: it ends whenever Playwright lets go
-        if (
-            self.sessions.pool_of(session).gone() is not None
-            or tab not in session.tabs
-            or tab.crashed
-        ):
+        if self.sessions.pool_of(session).gone() is not None or is_gone(session, tab):
             return
-        if tab.cdp is not None:
-            with contextlib.suppress(Exception):
-                async with asyncio.timeout(_PROBE_S):
-                    await tab.cdp.send("Runtime.terminateExecution")
+        await stop_navigation(tab)
+        await stop_scripts(tab)
         await self._probe(session, tab, "tab_hung")
 
     async def _probe(self, session: Session, tab: Tab, event: str) -> None:
-        """Replace `tab` by a new blank one at once if it does not answer within `_PROBE_S`."""
-        if tab not in session.tabs or tab.crashed:
+        """Replace `tab` by a new blank one at once if, its navigation and scripts stopped, it
+        still does not answer within `_PROBE_S`. Only an abandoned call comes here: the call's
+        whole deadline passed first."""
+        if is_gone(session, tab):
             return
         try:
             async with asyncio.timeout(_PROBE_S):
                 await tab.page.evaluate("1")
         except Exception:
-            if tab in session.tabs and not tab.crashed:
+            if not is_gone(session, tab):
                 log.warning("a tab stopped answering; it is replaced")
                 tab.crashed = True
                 await session._replace(tab, event=event)
@@ -625,11 +644,21 @@ class Host:
             )
         if session.ended is not None:
             return HostError("session_ended", f"{session.ended} while the call ran ({message})")
-        if "Timeout" in message:
-            # A page that called window.close() while a navigation was pending is left neither
-            # open nor closed: Playwright reports no close, and every later call on it would
-            # wait to its deadline. A tab that does not answer now is replaced now.
-            await self._probe(session, tab, "tab_unresponsive")
+        if "Timeout" in message and _SNAPSHOTS.match(message) and not is_gone(session, tab):
+            await stop_scripts(tab)  # Playwright leaves the snapshot's script running in the page
+        if "Timeout" in message and _NAVIGATIONS.match(message) and not is_gone(session, tab):
+            # The navigation is still pending in the browser, which holds every later command
+            # for the page until it commits (a page that called window.close() meanwhile is not
+            # closed either): stop it, and the tab stays on the page it showed. A timeout is no
+            # sign that a tab is gone, so it is never replaced for one.
+            await stop_navigation(tab)
+            if not is_gone(session, tab):
+                return HostError(
+                    "timeout",
+                    f"the navigation did not finish in time ({message}); it was stopped and the "
+                    f"tab stays on {_clip(tab.page.url, 300)}; call again with a longer timeout "
+                    "if the server is slow",
+                )
         if _patience(error) or "detached" in message:
             # The page's close event can trail the failure it caused.
             give_up = time.monotonic() + 2.0
@@ -696,6 +725,21 @@ def _scrub(outcome: ToolOutcome, secrets: Secrets) -> None:
             error.path = secrets.scrub(error.path)
         if error.details is not None:
             error.details = cast(JsonObject, secrets.scrub_json(error.details))
+
+
+def _regex_target(args: object) -> str | None:
+    """The argument naming a target (a selector, locator code) whose regular expression runs in
+    the page, if any."""
+    if not isinstance(args, dict):
+        return None
+    for name, value in args.items():
+        if (
+            isinstance(value, str)
+            and name.lower().endswith(("target", "selector", "ref"))
+            and runs_a_regex(value)
+        ):
+            return str(name)
+    return None
 
 
 _CLOSED_WORDS = ("closed", "crash", "disconnected", "connection", "detached")

@@ -8,9 +8,11 @@ import json
 
 from playwright.async_api import Error as PlaywrightError
 
+from host.calls.page_snapshot import snapshot_within
 from host.calls.results import Rendered
 from host.sessions.session import Session, Tab, describe_dialog
 from host.sessions.targets import record_refs
+from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
 
@@ -28,7 +30,8 @@ async def page_feedback(
     action started; `console` the messages at or above the console level, and `consoleErrors`
     the errors, logged since the previous feedback, each cut to 300 characters. With
     `--snapshot-mode full` (and `snapshot`, which browser_snapshot turns off: it shows its own)
-    the page's snapshot follows, cut as browser_snapshot's is, its refs usable by the next call.
+    the page's snapshot follows, cut as browser_snapshot's is, its refs usable by the next call,
+    or, when the page cannot give one within the action timeout, `snapshotOmitted`: why.
     """
     watch = session.watch
     if watch is not None:
@@ -78,26 +81,33 @@ async def page_feedback(
         lines.append("new console errors: " + " | ".join(errors))
     if snapshot and session.config.snapshot_mode == "full" and tab is not None:
         taken = await _snapshot(session, tab)
-        if taken is not None:
+        if isinstance(taken, HostError):
+            value["snapshotOmitted"] = taken.message
+            lines.append(f"snapshot left out: {taken.message}")
+        elif taken is not None:
             value["snapshot"] = taken
             lines.append(f"snapshot:\n{taken}")
     return Rendered(value, "\n".join(lines))
 
 
-async def _snapshot(session: Session, tab: Tab) -> str | None:
+async def _snapshot(session: Session, tab: Tab) -> str | HostError | None:
     """The current tab's snapshot for `--snapshot-mode full`, cut at the snapshot limit; None
-    while a dialog blocks the tab (a page with an open dialog answers nothing) or when the page
-    cannot give one within the action timeout (the feedback still answers)."""
+    while a dialog blocks the tab (a page with an open dialog answers nothing; the feedback says
+    a dialog is open); the reason it was left out when the page cannot give one within the
+    action timeout (the feedback still answers, the tab where it was)."""
     if tab.crashed or session.blocking_dialog() is not None:
         return None
-    timeout = session.config.action_timeout
     try:
-        async with asyncio.timeout(timeout):
-            text = await tab.page.aria_snapshot(
-                mode="ai", timeout=timeout * 1000, boxes=session.config.snapshot_boxes
-            )
-    except (PlaywrightError, TimeoutError):
-        return None
+        text = await snapshot_within(
+            tab, session.config.action_timeout, mode="ai", boxes=session.config.snapshot_boxes
+        )
+    except HostError as error:
+        return error
+    except PlaywrightError as error:
+        first = (error.message or type(error).__name__).strip().splitlines()
+        return HostError(
+            "playwright_error", f"the page gave no snapshot: {first[0] if first else ''}"
+        )
     limit = session.config.snapshot_limit
     if len(text) > limit:
         cut = text.rfind("\n", 0, limit)

@@ -17,6 +17,7 @@ from host.calls.registry import ToolRegistry
 from host.settings.config import HostConfig
 from host.settings.limits import check_arguments
 from host.shared.errors import HostError
+from host.shared.masking import mask, too_short
 from host.trails.locators import as_code
 from host.trails.trail import SECRET, Step, Trail, TrailError
 
@@ -108,16 +109,26 @@ def describe(step: Step) -> str:
     return step.tool
 
 
+class ShortSecretError(ValueError):
+    """A secret the trail types whose value is too short to mask in what replay prints."""
+
+
 def secrets_of(trail: Trail, environ: dict[str, str]) -> dict[str, str]:
-    """The values of the secrets the trail names, each with its `${NAME}` (to scrub output)."""
-    names = {n for step in trail.steps for n in SECRET.findall(str(step.arguments))}
+    """The values of the secrets the trail names, each with its `${NAME}` (to scrub output);
+    ShortSecretError naming the first (by name) whose value is too short to mask."""
+    names = sorted({n for step in trail.steps for n in SECRET.findall(str(step.arguments))})
+    for name in names:
+        short = too_short("${" + name + "}", environ.get(name) or "")
+        if short is not None and environ.get(name):
+            raise ShortSecretError(
+                f"{short} (the trail types it; its value comes from the environment or --secrets)"
+            )
     return {environ[n]: "${" + n + "}" for n in names if environ.get(n)}
 
 
 def scrub(text: str, secrets: dict[str, str]) -> str:
-    for value, name in sorted(secrets.items(), key=lambda item: -len(item[0])):
-        text = text.replace(value, name)
-    return text
+    """`text` with each secret value shown as its `${NAME}`, as the host masks (one rule)."""
+    return mask(text, secrets)
 
 
 async def run(

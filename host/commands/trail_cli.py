@@ -62,7 +62,13 @@ def add_trail_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def run_replay(args: argparse.Namespace) -> int:
     from host.calls.registry import ToolRegistry
-    from host.commands.replay import EXIT_BAD_TRAIL, check_trail, run, secrets_of
+    from host.commands.replay import (
+        EXIT_BAD_TRAIL,
+        ShortSecretError,
+        check_trail,
+        run,
+        secrets_of,
+    )
     from host.settings.caps import CAP_OF
     from host.settings.config import HostConfig
     from host.settings.secrets_file import SecretsFileError, read_secrets
@@ -96,7 +102,11 @@ def run_replay(args: argparse.Namespace) -> int:
         toolsets=("all",),
         generated_dir=args.generated,
     )
-    secrets = secrets_of(trail, environ)
+    try:
+        secrets = secrets_of(trail, environ)
+    except ShortSecretError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return asyncio.run(run(trail, config, checked, secrets))
 
 

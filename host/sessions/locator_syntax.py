@@ -31,6 +31,10 @@ CALLS = frozenset(
 """The calls read: Playwright's locator methods that name elements, and those that pick one."""
 _STARTS = re.compile(r"^\s*(?:page\s*\.\s*)?([A-Za-z]+)\s*\(")
 MAX_CODE = 2000
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v"}
+_HEX = re.compile(r"[0-9A-Fa-f]+")
+_HEX2 = re.compile(r"[0-9A-Fa-f]{2}")
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,13 @@ def selector_of_code(text: str, test_id_attribute: str) -> str | None:
         return " >> ".join(_selector(name, args, test_id_attribute) for name, args in calls)
     except ValueError as error:
         raise _refused(str(error)) from None
+
+
+def _lone(place: int) -> ValueError:
+    return ValueError(
+        f"the escape at character {place} is half a surrogate pair (a lone surrogate is no "
+        "character); write the pair (\\uD83D\\uDE00) or the code point (\\u{1F600})"
+    )
 
 
 def _refused(why: str) -> HostError:
@@ -195,24 +206,111 @@ class _Parser:
         return word == "true" if word in ("true", "false") else float(word)
 
     def _string(self) -> str:
+        """A string literal read as JavaScript reads it (strict mode, as in a module): every
+        escape (`\\n \\t \\r \\b \\f \\v \\0`, `\\xXX`, `\\uXXXX`, `\\u{X...}`, a line continuation,
+        an identity escape such as `\\'`), a surrogate pair written as two escapes; a raw line
+        break only in a template string. An escape JavaScript refuses (`\\x4`, `\\u{110000}`, an
+        octal `\\1`) and a lone surrogate are refused naming the character where they start."""
         quote = self.text[self.at]
         self.at += 1
         out: list[str] = []
-        escapes = {"n": "\n", "t": "\t", "r": "\r"}
+        high: tuple[int, int] | None = None  # a high surrogate escape waiting for its low half
         while self.at < len(self.text):
             char = self.text[self.at]
-            if char == "\\" and self.at + 1 < len(self.text):
-                out.append(escapes.get(self.text[self.at + 1], self.text[self.at + 1]))
-                self.at += 2
+            if char == "\\":
+                place = self.at + 1
+                unit = self._escape(out)
+                if high is not None:
+                    if unit is None or not 0xDC00 <= unit <= 0xDFFF:
+                        raise _lone(high[1])
+                    out.append(chr(0x10000 + ((high[0] - 0xD800) << 10) + unit - 0xDC00))
+                    high = None
+                elif unit is not None and 0xD800 <= unit <= 0xDBFF:
+                    high = (unit, place)
+                elif unit is not None and 0xDC00 <= unit <= 0xDFFF:
+                    raise _lone(place)
+                elif unit is not None:
+                    out.append(chr(unit))
                 continue
+            if high is not None:
+                raise _lone(high[1])
             if char == quote:
                 self.at += 1
                 return "".join(out)
             if quote == "`" and self.text.startswith("${", self.at):
                 raise ValueError("template strings with ${...} are not supported")
+            if quote != "`" and char in "\n\r":
+                raise ValueError(
+                    f"a string is not closed before the end of its line at character {self.at + 1}"
+                    " (a line break in a string is written \\n)"
+                )
+            if quote == "`" and char == "\r":  # a template's CR and CRLF are LF, as in JavaScript
+                self.at += 2 if self.text.startswith("\r\n", self.at) else 1
+                out.append("\n")
+                continue
             out.append(char)
             self.at += 1
         raise ValueError("a string is not closed")
+
+    def _escape(self, out: list[str]) -> int | None:
+        """Read the escape at `self.at` (its backslash): the code unit of a `\\u` escape, which
+        may be half a surrogate pair, else None after putting what it stands for in `out`."""
+        place = self.at + 1
+        if self.at + 1 >= len(self.text):
+            raise ValueError("a string is not closed")
+        char = self.text[self.at + 1]
+        self.at += 2
+        if char in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[char])
+        elif char == "0" and not self._peek().isdigit():
+            out.append("\0")
+        elif char in "0123456789":
+            raise ValueError(
+                f"the escape \\{char} at character {place} is an octal or a digit escape, which "
+                "JavaScript's strict mode refuses; write \\xXX or \\uXXXX"
+            )
+        elif char == "x":
+            digits = self.text[self.at : self.at + 2]
+            if not _HEX2.fullmatch(digits):
+                raise ValueError(
+                    f"the escape \\x at character {place} needs two hex digits (\\x41 is A)"
+                )
+            self.at += 2
+            out.append(chr(int(digits, 16)))
+        elif char == "u":
+            return self._unicode_escape(place, out)
+        elif char == "\r":  # a line continuation: the backslash and the line break vanish
+            if self._peek() == "\n":
+                self.at += 1
+        elif char in "\n\u2028\u2029":
+            pass
+        else:
+            out.append(char)  # an identity escape: \' \" \\ \` \/ and any other character
+        return None
+
+    def _unicode_escape(self, place: str | int, out: list[str]) -> int | None:
+        if self._peek() == "{":
+            close = self.text.find("}", self.at)
+            digits = self.text[self.at + 1 : close] if close > 0 else ""
+            if not _HEX.fullmatch(digits) or int(digits, 16) > 0x10FFFF:
+                raise ValueError(
+                    f"the escape \\u{{...}} at character {place} needs hex digits of a code "
+                    "point up to 10FFFF, then } (\\u{1F600})"
+                )
+            self.at = close + 1
+            point = int(digits, 16)
+            if point > 0xFFFF:
+                out.append(chr(point))
+                return None
+            return point
+        digits = self.text[self.at : self.at + 4]
+        if not _HEX4.fullmatch(digits):
+            raise ValueError(
+                f"the escape \\u at character {place} needs four hex digits (\\u00e9) or "
+                "braces (\\u{e9})"
+            )
+        self.at += 4
+        return int(digits, 16)
 
     def _regex(self) -> _Regex:
         start = self.at + 1

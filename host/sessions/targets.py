@@ -102,6 +102,21 @@ def to_selector(target: str) -> str:
     return " >> ".join(_translate(part) for part in split_chain(target.strip()))
 
 
+# Where a Playwright selector holds a regular expression the page runs: `internal:text=/re/`,
+# `[name=/re/i]`, `text=/re/`, `:text-matches("re")`.
+_REGEX_IN_SELECTOR = re.compile(r"=\s*/|:text-matches\(")
+
+
+def runs_a_regex(target: str) -> bool:
+    """Whether finding `target`'s element runs a regular expression in the page (one that
+    backtracks without end then blocks the page's main thread, past any timeout of Playwright's)."""
+    try:
+        selector = to_selector(target)
+    except HostError:
+        return False
+    return bool(_REGEX_IN_SELECTOR.search(selector))
+
+
 def ref_of(target: str) -> str | None:
     """The ref a target names (`e12`, `f1e3`, `aria-ref=e12`), or None for a selector."""
     found = REF.match(target.strip())

@@ -4,7 +4,9 @@ a text that is a secret's name and nothing else (`X-PASSWORD`), as @playwright/m
 
 Guarantees: `reveal` is the only way from a name to a value, and only typing tools call it;
 `scrub` replaces every occurrence of every value (longest first) with its `${NAME}`, so a result,
-an error, a log line or a snapshot that would show a value shows the name instead. A text that
+an error, a log line or a snapshot that would show a value shows the name instead; a value too
+short to mask that way (host/shared/masking.py: under 4 characters) is refused when the file is
+read, naming it. A text that
 names an unknown secret (`${NAME}` in the dotenv's naming style) is refused, not typed literally.
 Values are never part of a repr.
 """
@@ -16,10 +18,12 @@ import re
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from host.shared.errors import HostError
+from host.shared.masking import mask, too_short
 
 MAX_SECRETS_BYTES = 256 * 1024
 MAX_SECRETS = 256
@@ -67,13 +71,15 @@ class Secrets:
         return _REFERENCE.sub(value, text)
 
     def scrub(self, text: str) -> str:
-        """`text` with every secret value shown as its `${NAME}`."""
+        """`text` with every secret value shown as its `${NAME}` (host/shared/masking.py's rule,
+        the one `host replay` follows too)."""
         if not self.values:
             return text
-        for name, secret in sorted(self.values.items(), key=lambda item: -len(item[1])):
-            if secret in text:
-                text = text.replace(secret, "${" + name + "}")
-        return text
+        return mask(text, self._masks)
+
+    @cached_property
+    def _masks(self) -> dict[str, str]:
+        return {value: "${" + name + "}" for name, value in self.values.items()}
 
     def scrub_json(self, value: object) -> object:
         """A JSON value with `scrub` applied to every string in it, keys too; a `Rendered` stays
@@ -145,6 +151,9 @@ def read_secrets(path: Path, warnings: list[str] | None = None) -> Secrets:
                 f"{option}: {path}:{number}: {name} is only whitespace; it cannot be kept from"
                 " the model without hiding every space; give a value with other characters"
             )
+        short = too_short(name, value)
+        if short is not None:
+            raise SecretsFileError(f"{option}: {path}:{number}: {short}")
         values[name] = value
     if len(values) > MAX_SECRETS:
         raise SecretsFileError(f"{option}: {path} has more than {MAX_SECRETS} secrets")

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from typing import cast
 
+from host.calls.page_snapshot import snapshot_within
 from host.calls.registry import CallContext
 from host.calls.results import Rendered
 from host.sessions.targets import record_refs
@@ -138,9 +139,7 @@ async def browser_find(call: CallContext, args: JsonObject) -> JsonValue:
             path="text" if text is None else "regex",
         )
     source, flags = parse_regex(str(regex)) if regex is not None else ("", "")
-    snapshot = await call.tab.page.aria_snapshot(
-        mode="ai", timeout=call.config.action_timeout * 1000
-    )
+    snapshot = await snapshot_within(call.tab, call.config.action_timeout, mode="ai")
     record_refs(call.tab, snapshot)
     if regex is not None:
         hits = await _regex_hits(call, source, flags, snapshot.split("\n"))

@@ -8,6 +8,7 @@ schema before it runs.
 from __future__ import annotations
 
 from host.calls.feedback import page_feedback
+from host.calls.page_snapshot import snapshot_within
 from host.calls.registry import CallContext
 from host.calls.results import Rendered
 from host.sessions.downloads import save_output
@@ -18,22 +19,15 @@ from host.shared.jsontypes import JsonObject, JsonValue
 async def browser_snapshot(call: CallContext, args: JsonObject) -> JsonValue:
     tab = call.tab
     depth = args.get("depth")
-    kwargs: dict[str, object] = {
-        "mode": "ai",
-        "timeout": call.config.action_timeout * 1000,
-        "boxes": call.config.snapshot_boxes,
-    }
+    kwargs: dict[str, object] = {"mode": "ai", "boxes": call.config.snapshot_boxes}
     if isinstance(depth, int):
         kwargs["depth"] = depth
     if args.get("boxes") is True:
         # @playwright/mcp's `boxes`: each element's [box=x,y,width,height], viewport CSS pixels.
         kwargs["boxes"] = True
     target = args.get("target")
-    if isinstance(target, str):
-        locator = await locate(tab, target)
-        snapshot = await locator.aria_snapshot(**kwargs)  # type: ignore[arg-type]
-    else:
-        snapshot = await tab.page.aria_snapshot(**kwargs)  # type: ignore[arg-type]
+    part = await locate(tab, target) if isinstance(target, str) else None
+    snapshot = await snapshot_within(tab, call.config.action_timeout, part, **kwargs)
     requested = args.get("filename")
     if isinstance(requested, str):
         # As @playwright/mcp: the whole snapshot in a file (the output directory's snapshots/),

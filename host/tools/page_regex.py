@@ -10,10 +10,10 @@ JavaScript refuses is `invalid_argument` naming the argument.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import cast
 
 from host.calls.registry import CallContext
+from host.sessions.tab_control import stop_scripts
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonValue
 
@@ -28,9 +28,7 @@ async def hits_in_page(
         async with asyncio.timeout(call.config.action_timeout):
             answer = await tab.page.evaluate(script, arg)
     except TimeoutError:
-        if tab.cdp is not None:
-            with contextlib.suppress(Exception):
-                await tab.cdp.send("Runtime.terminateExecution")
+        await stop_scripts(tab)
         raise HostError(
             "timeout",
             f"the regular expression did not finish within {call.config.action_timeout:g} s "

@@ -354,9 +354,15 @@ def test_a_tab_that_closes_itself_while_a_navigation_waits_on_a_server_that_neve
         assert after.ok and after.value == 42, after.text()
         assert took < 5, took
         notes = (answered.extras.get("notes") or []) + (after.extras.get("notes") or [])
-        assert any(n.get("event") in ("tab_closed_by_page", "tab_unresponsive") for n in notes), (
-            notes
-        )
+        if how == "first tab":
+            # Chromium refuses window.close() to a tab with two history entries: the navigation
+            # held the tab, not a close. Stopped, it stays on its page, and is never replaced
+            # (round five: a timeout is no sign that a tab is gone).
+            assert answered.error.code == "timeout", answered.text()
+            assert call.ok(key, "web_url") == hostile_pages.url("/closes-itself")
+            assert not notes, notes
+        else:
+            assert any(n.get("event") == "tab_closed_by_page" for n in notes), notes
 
 
 # -- the end of stdin with calls in flight ----------------------------------------------------
