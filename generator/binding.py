@@ -99,7 +99,9 @@ def _tool_names_in_prose_param(param: ToolParam, params: tuple[ToolParam, ...]) 
 
 
 class Binder:
-    """Holds the surfaces and produces Tools; one instance per generator run."""
+    """Holds the surfaces and produces Tools; one instance per generator run. With `objects`
+    false, tools carry no Java object recipes (`java_objects`, `java_options`): only the Kotlin
+    writer reads them, so a run that writes no Kotlin does not reflect on them."""
 
     def __init__(
         self,
@@ -107,6 +109,7 @@ class Binder:
         python: PythonSurface,
         diagnostics: Diagnostics,
         lowerer: Lowerer | None = None,
+        objects: bool = True,
     ) -> None:
         self.java = java
         self.python_surface = python
@@ -114,11 +117,12 @@ class Binder:
         self.lowerer = lowerer or Lowerer(java, enum_wire_values(python))
         self.merger = OverloadMerger(java, self.lowerer, diagnostics)
         self.python = PythonBinder(python, diagnostics)
-        self.java_objects = JavaObjects(java, self.lowerer)
+        self.java_objects = JavaObjects(java, self.lowerer) if objects else None
 
     def with_diagnostics(self, diagnostics: Diagnostics) -> Binder:
-        """The same binder reporting elsewhere (the surface report probes with scratch diagnostics)."""
-        return Binder(self.java, self.python_surface, diagnostics, self.lowerer)
+        """The same binder reporting elsewhere, without Java object recipes: the surface report
+        probes with scratch diagnostics, for why a method is or is not a tool."""
+        return Binder(self.java, self.python_surface, diagnostics, self.lowerer, objects=False)
 
     def bind_all(self, allowlist: Allowlist) -> list[Tool]:
         tools: dict[str, Tool] = {}
@@ -252,8 +256,8 @@ class Binder:
             result_shape=result.shape,
             result_note=result.note,
             source=entry.location,
-            java_objects=self.java_objects.of_params(binding.params),
-            java_options=self.java_objects.of_options(merged.kept),
+            java_objects=self.java_objects.of_params(binding.params) if self.java_objects else (),
+            java_options=self.java_objects.of_options(merged.kept) if self.java_objects else None,
         )
         if not entry.wire_names:
             return tool

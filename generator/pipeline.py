@@ -381,16 +381,18 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     java = java_surface(inputs, cache)
     python = python_surface(inputs, cache)
     diagnostics = Diagnostics()
-    binder = Binder(java, python, diagnostics)
-    tools = binder.bind_all(inputs.allowlist)
-    report = build_report(java, python, tools, diagnostics, binder)
-    from generator.outputs import DEFAULT_KINDS, selected
+    from generator.outputs import DEFAULT_KINDS, KOTLIN, selected
     from generator.views import generated_by
 
+    outputs = selected(inputs.outputs or DEFAULT_KINDS)
+    # Java object recipes are for the Kotlin shims alone: computed only when they are written.
+    binder = Binder(java, python, diagnostics, objects=any(o.kind == KOTLIN for o in outputs))
+    tools = binder.bind_all(inputs.allowlist)
+    report = build_report(java, python, tools, diagnostics, binder)
     renderer = Renderer(
         inputs.templates,
         cache,
-        selected(inputs.outputs or DEFAULT_KINDS),
+        outputs,
         inputs.kotlin,
         generated_by(Path(inputs.allowlist.path).name),
         recorded_options(inputs),
