@@ -293,9 +293,13 @@ def _python_api(allowlist: Allowlist, args: argparse.Namespace, cache: Cache) ->
     (kept in the cache, never installed) when the installed playwright is another version, so a
     consumer on another Playwright generates for its own. With `--allow-version-mismatch`, the
     installed one (the version check then warns)."""
-    if args.allow_version_mismatch:
-        return None
-    from generator.python_release import python_api_for
+    from generator.jar_resolver import resolve_jar
+    from generator.python_release import locate_python_api_or_none, python_api_for
+
+    # The JAR first: a pin that is no release is said as before, by the resolver.
+    resolve_jar(allowlist.playwright_version, args.jar)
+    if args.allow_version_mismatch or locate_python_api_or_none() is None:
+        return None  # the installed one, or the missing-playwright error, as before
 
     try:
         return python_api_for(allowlist.playwright_version, cache.root if cache.enabled else None)
