@@ -166,9 +166,13 @@ def test_custom_templates_override_file_by_file(tmp_path: Path, generated_tree: 
     assert generate(out, None, "--templates", str(templates), "--no-cache") == 0
     fresh, reference = read_tree(out), read_tree(generated_tree)
     changed = sorted(name for name in fresh if fresh[name] != reference.get(name))
-    assert changed == [".generated-files", "toolsets/web_framework.toolset.yaml"]
+    assert changed == [".generated-files", "manifest.json", "toolsets/web_framework.toolset.yaml"]
     assert b"name: mine\n" in fresh["toolsets/web_framework.toolset.yaml"]
-    assert json.loads(fresh["manifest.json"]) == json.loads(reference["manifest.json"])
+    # The manifest records that custom templates wrote the tree (by their digest), and only that.
+    mine, theirs = json.loads(fresh["manifest.json"]), json.loads(reference["manifest.json"])
+    assert theirs["options"].pop("templates") == "built-in"
+    assert len(mine["options"].pop("templates")) == 16
+    assert mine == theirs
 
 
 @pytest.mark.parametrize("name", ["_validate.py", "_convert.py", "package_init.py"])
