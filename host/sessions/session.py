@@ -30,6 +30,7 @@ from host.sessions.downloads import save_download
 from host.sessions.keys import SessionKey
 from host.sessions.navigation import NavigationPolicy
 from host.sessions.page_guards import DROPPED_MARKER, console_limiter, lasting_workers_refused
+from host.sessions.pending_work import PENDING_WORK_SCRIPT
 from host.sessions.selfguard import SelfGuard
 from host.sessions.worker_guard import guard_workers
 from host.settings.browser_options import request_origin
@@ -44,14 +45,14 @@ class Watch(Protocol):
     """What a running action set off, as the session holds it: `host.sessions.settle.ActionWatch`, which
     watches a session and so is defined above it (the session names only what it needs)."""
 
-    load_limit: float
-    """Seconds the settle may still wait for a navigation's `load` (0 once a tool waited)."""
-
     def stop(self) -> None:
         """Stop listening to the session's pages."""
 
     def skip(self) -> None:
-        """The call only read the page: its feedback does not wait."""
+        """The call only read the page or typed: its feedback does not wait."""
+
+    def waited(self) -> None:
+        """The tool waited for its own document: its feedback does not wait again."""
 
     async def settle(self) -> None:
         """Wait, boundedly, for what the action set off."""
@@ -276,6 +277,8 @@ class Session:
         self.user_agent: str | None = None
         """Set by `web_setUserAgent`; tabs that open later get it too."""
         self._downloads: list[asyncio.Task[JsonObject]] = []
+        self.downloads_started = 0
+        """Downloads begun in this session, ever (a settle compares it before and after)."""
         self.download_dir = (
             (config.output_dir or default_output_dir())
             / "downloads"
@@ -309,6 +312,8 @@ class Session:
         try:
             await context.add_init_script(console_limiter(config.console_rate))
             await context.add_init_script(lasting_workers_refused())
+            if config.settle_timeout > 0:  # the evidence an action's settle waits on
+                await context.add_init_script(PENDING_WORK_SCRIPT)
             for script in config.browser.init_scripts:
                 await context.add_init_script(script.source)
             if guard is not None:
@@ -768,6 +773,7 @@ class Session:
     # -- downloads ---------------------------------------------------------------------------
 
     def _on_download(self, download: Download) -> None:
+        self.downloads_started += 1
         task = asyncio.ensure_future(
             save_download(download, self.download_dir, self.config.max_download_bytes)
         )
