@@ -175,6 +175,7 @@ class ActionWatch:
         """The call only read the page or typed (a tool with reading and acting forms,
         `webBrowser`; `browser_type` without `submit`): no wait, and no requests reported."""
         self.settled = True
+        self.stop()
         self.requests.clear()
 
     def waited(self) -> None:
@@ -193,20 +194,25 @@ class ActionWatch:
         loop = asyncio.get_running_loop()
         start = loop.time()
         horizon = start + self.settle_s
-        announced: float | None = None
-        quiet = 0
+        announced: float | None = None  # when a navigation the page announced was first seen
+        quiet = 0  # looks in a row that found nothing pending
         probing = True
+        requests_seen = False
         while not self._blocked():
             if self._navigations():
-                await self._follow_navigations(start)
+                await self._follow_navigations()
                 break
             now = loop.time()
             if self._host_pending(now, start, horizon):
-                quiet = 0
+                quiet, requests_seen = 0, True
                 await self._wait([e for e in self._done.values() if not e.is_set()], POLL_S)
-                if not any(not e.is_set() for e in self._done.values()):
-                    await asyncio.sleep(min(POLL_S, GRACE_S))
+                if all(e.is_set() for e in self._done.values()):
+                    await asyncio.sleep(GRACE_S)
                 continue
+            if requests_seen:
+                # As the peer's second settle: what the requests' answers start is waited for
+                # within the settle time from their end, not only from the action's.
+                horizon, requests_seen = max(horizon, now + self.settle_s), False
             found = await self._probe(horizon) if probing else []
             if found is None:  # a frame without the script: the fixed wait, then the rest
                 self.fell_back = True
@@ -218,11 +224,12 @@ class ActionWatch:
                 continue
             now = loop.time()
             wait = self._page_pending(found, now, start, horizon)
-            if wait is None and announced is not None and now < announced + NAV_START_WAIT_S:
-                wait = POLL_S if self._announced(found, now) else None
-            elif wait is None and self._announced(found, now):
-                announced = now
-                wait = POLL_S
+            if any(work.fetches for work in found):
+                requests_seen = True
+            if wait is None and self._announced(found, now):
+                announced = now if announced is None else announced
+                if now < announced + NAV_START_WAIT_S:
+                    wait = POLL_S
             if wait is not None:
                 quiet = 0
                 await asyncio.sleep(wait)
@@ -301,7 +308,7 @@ class ActionWatch:
                 return
             await asyncio.sleep(min(left, POLL_S))
 
-    async def _follow_navigations(self, start: float) -> None:
+    async def _follow_navigations(self) -> None:
         """A main-frame navigation the action started: wait for its document, then its load."""
         navigations = self._navigations()
         await self._wait([self._done[r] for r in navigations], NAVIGATION_WAIT_S)
