@@ -45,7 +45,7 @@ MAX_REPORTED = 10
 """Requests one result lists; the rest are counted."""
 REQUEST_WAIT_S = 5.0
 NAVIGATION_WAIT_S = 10.0
-GRACE_S = 0.03
+GRACE_S = 0.02
 """Once nothing is pending, how long the settle looks away before it looks once more (work the
 event loop still had queued: a request the browser had not yet told about, a message task)."""
 POLL_S = 0.05
@@ -195,7 +195,10 @@ class ActionWatch:
         start = loop.time()
         horizon = start + self.settle_s
         announced: float | None = None  # when a navigation the page announced was first seen
-        quiet = 0  # looks in a row that found nothing pending
+        # Looks in a row that found nothing pending, a grace apart: the first look comes after
+        # a grace (what the action queued reaches the host meanwhile), so it counts as one.
+        await asyncio.sleep(GRACE_S)
+        quiet = 1
         probing = True
         requests_seen = False
         while not self._blocked():
