@@ -43,6 +43,8 @@ async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
     page = call.tab.page
     if call.session.watch is not None:  # it waits for its own document below, not once more
         call.session.watch.waited()
+    if url == "":  # as @playwright/mcp's: nothing to open, the page stays where it is
+        return await page_feedback(call.session, {"note": "no URL given; the page stays"})
     # Without waitUntil, as @playwright/mcp: on once the document is parsed, then `load` for at
     # most LOAD_WAIT_S, so a page whose image or script never arrives does not time the call out.
     wait = str(args.get("waitUntil", "domcontentloaded"))
