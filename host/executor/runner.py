@@ -374,7 +374,9 @@ class ActionRun:
         settle_s = self.host.config.settle_timeout
         if session is None or settle_s <= 0:
             return None
-        return ActionWatch(session, settle_s, self.deadline)
+        # Without following requests: it reads the page back itself, and each listener would be
+        # two more messages to Playwright's driver per action.
+        return ActionWatch(session, settle_s, self.deadline, listen=False)
 
     async def _url(self) -> str:
         """The page's URL, refused (`url_refused`) if it is outside the allow-list."""

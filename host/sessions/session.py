@@ -310,10 +310,16 @@ class Session:
             session._listen("pageerror")
             session._listen("network")
         try:
-            await context.add_init_script(console_limiter(config.console_rate))
-            await context.add_init_script(lasting_workers_refused())
-            if config.settle_timeout > 0:  # the evidence an action's settle waits on
-                await context.add_init_script(PENDING_WORK_SCRIPT)
+            # The host's own scripts in one call (each is a message to the driver, per session):
+            # the console limit, the lasting workers refused, and the evidence an action's
+            # settle waits on (host/sessions/pending_work.py).
+            own = [console_limiter(config.console_rate), lasting_workers_refused()]
+            if config.settle_timeout > 0:
+                own.append(PENDING_WORK_SCRIPT)
+            # One script failing (a page's frozen global) must not keep the others out.
+            await context.add_init_script(
+                "\n".join(f"try {{\n{js}\n}} catch (e) {{}}" for js in own)
+            )
             for script in config.browser.init_scripts:
                 await context.add_init_script(script.source)
             if guard is not None:

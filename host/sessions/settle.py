@@ -53,7 +53,7 @@ POLL_S = 0.05
 LATE_TIMER_S = 2.0
 """How long past the settle time a noted timer that was due in time, but has not run (a busy
 page), is still waited for."""
-NAV_START_WAIT_S = 1.0
+NAV_START_WAIT_S = 2.0
 """How long a navigation or download the page announced is waited for to reach the network."""
 MAX_PROBED_FRAMES = 50
 """Frames of the tab read per look (the first ones, main frame first)."""
@@ -78,7 +78,9 @@ class ActionWatch:
     `stop` removes every listener it added.
     """
 
-    def __init__(self, session: Session, settle_s: float, deadline: float) -> None:
+    def __init__(
+        self, session: Session, settle_s: float, deadline: float, *, listen: bool = True
+    ) -> None:
         self.session = session
         self.settle_s = settle_s
         self.deadline = deadline
@@ -93,6 +95,12 @@ class ActionWatch:
         """True once a settle found a frame the pending-work script could not run in, and
         waited the fixed settle time instead (tests read it)."""
         self._downloads_before = session.downloads_started
+        self.listening = listen
+        """Whether it follows the context's requests and tabs (each listener is a subscription
+        Playwright turns on and off): an agent's action lists its requests; the executor's
+        submit, which reads the page back itself, settles on the page's evidence alone."""
+        if not listen:
+            return
         context = session.context
         context.on("request", self._on_request)
         context.on("response", self._on_response)
@@ -101,6 +109,9 @@ class ActionWatch:
         context.on("page", self._on_page)
 
     def stop(self) -> None:
+        if not self.listening:
+            return
+        self.listening = False
         context = self.session.context
         for event, handler in (
             ("request", self._on_request),
@@ -301,6 +312,11 @@ class ActionWatch:
                 found.append(answer)
             elif answer is None and not frame.is_detached():
                 return None
+            elif frame is tab.page.main_frame and horizon + LATE_TIMER_S > loop.time():
+                # Its document was replaced while it answered (a navigation commits): look
+                # again, at the new one, rather than take the silence for nothing pending.
+                await asyncio.sleep(0.01)
+                return "unanswered"
         return found
 
     async def _pause_until(self, until: float) -> None:
