@@ -315,7 +315,7 @@ class ActionWatch:
             elif frame is tab.page.main_frame and horizon + LATE_TIMER_S > loop.time():
                 # Its document was replaced while it answered (a navigation commits): look
                 # again, at the new one, rather than take the silence for nothing pending.
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(POLL_S)
                 return "unanswered"
         return found
 
