@@ -267,16 +267,15 @@ class ActionWatch:
         self, found: list[Pending], now: float, start: float, horizon: float
     ) -> float | None:
         """Seconds to sleep before the next look when the page has noted work pending, else None."""
-        wait: float | None = None
+        steps: list[float] = []
         for work in found:
             if work.timers and now < horizon + LATE_TIMER_S:
-                step = min(POLL_S, max(work.next_ms / 1000, 0.005))
-                wait = step if wait is None else min(wait, step)
-            elif (work.frames or work.busy) and now < horizon:
-                wait = min(wait or POLL_S, 0.01)
-            elif work.fetches and now < start + REQUEST_WAIT_S:
-                wait = min(wait or POLL_S, POLL_S)
-        return wait
+                steps.append(min(POLL_S, max(work.next_ms / 1000, 0.005)))
+            if (work.frames or work.busy) and now < horizon:
+                steps.append(0.01)
+            if work.fetches and now < start + REQUEST_WAIT_S:
+                steps.append(POLL_S)
+        return min(steps) if steps else None
 
     def _announced(self, found: list[Pending], now: float) -> bool:
         """A frame started a navigation or a download during the action that has reached neither

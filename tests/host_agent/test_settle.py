@@ -278,3 +278,37 @@ def test_a_page_s_worker_keeps_working(host: ServedHost, site: str) -> None:
         return await agent.ok("browser_evaluate", {"expression": "() => document.title"})
 
     assert with_agent(host, body) == "Landed"
+
+
+def test_where_the_script_did_not_run_the_fixed_wait_still_reports_it(site: str) -> None:
+    # A session made while the settle was off has no pending-work script in its pages; once the
+    # settle is on, its click finds no script, waits the fixed settle time (as before issue 45)
+    # and still reports the navigation the page starts 300 ms later.
+    import asyncio
+    import dataclasses
+
+    from host.calls.core import Host
+    from host.sessions import settle
+    from host.settings.config import HostConfig
+
+    fell_back: list[bool] = []
+    real_settle = settle.ActionWatch.settle
+
+    async def recorded(watch: settle.ActionWatch) -> None:
+        await real_settle(watch)
+        fell_back.append(watch.fell_back)
+
+    async def body() -> Any:
+        async with Host(HostConfig(settle_timeout=0)) as host:
+            await host.call("k", "browser_navigate", {"url": site + "/start"})
+            host.config = dataclasses.replace(host.config, settle_timeout=0.5)
+            return await host.call("k", "browser_click", {"target": "#navigation300"})
+
+    settle.ActionWatch.settle = recorded  # type: ignore[method-assign]
+    try:
+        outcome = asyncio.run(body())
+    finally:
+        settle.ActionWatch.settle = real_settle  # type: ignore[method-assign]
+    assert outcome.ok, outcome.text()
+    assert outcome.value["url"] == site + "/landed", outcome.value
+    assert any(fell_back)  # the click's settle found no script and waited the fixed time
