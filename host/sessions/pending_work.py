@@ -8,7 +8,8 @@ and the work that work starts in turn, up to `MAX_GENERATION` steps deep:
 - a `setTimeout` of at most 10 s, or the first tick of a `setInterval` (later ticks are recurring
   work and hold nothing), until it runs or is cleared;
 - a `requestAnimationFrame`, until it runs;
-- a `fetch` or an `XMLHttpRequest`, until it ends (the code it resolves runs as noted work too);
+- a `fetch` or an `XMLHttpRequest`, and the reading of a fetched body, until it ends (the code
+  it resolves runs as noted work too);
 - microtasks and posted messages (`MessagePort`/`window.postMessage`, which React's scheduler
   uses) queued meanwhile: the "noted" state lasts until the task that set it and any message
   it posted have run;
@@ -106,6 +107,23 @@ PENDING_WORK_SCRIPT = (
       const end = () => { fetches--; hold(g); };
       return p.then((v) => { end(); return v; }, (e) => { end(); throw e; });
     };
+  }
+  // A body read (`r.text()`, `r.json()`...) ends in a task of its own: what runs after it is
+  // noted work too.
+  const R = W.Response && W.Response.prototype;
+  if (R) {
+    for (const name of ['text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes']) {
+      const read = R[name];
+      if (typeof read !== 'function') continue;
+      R[name] = function () {
+        const g = next();
+        const p = read.apply(this, arguments);
+        if (g < 0) return p;
+        fetches++;
+        const end = () => { fetches--; hold(g); };
+        return p.then((v) => { end(); return v; }, (e) => { end(); throw e; });
+      };
+    }
   }
   const X = W.XMLHttpRequest && W.XMLHttpRequest.prototype;
   if (X) {

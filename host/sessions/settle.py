@@ -212,6 +212,7 @@ class ActionWatch:
         quiet = 1
         probing = True
         requests_seen = False
+        answered_before = 0
         while not self._blocked():
             if self._navigations():
                 await self._follow_navigations()
@@ -223,10 +224,12 @@ class ActionWatch:
                 if all(e.is_set() for e in self._done.values()):
                     await asyncio.sleep(GRACE_S)
                 continue
-            if requests_seen:
+            answered = sum(1 for e in self._done.values() if e.is_set())
+            if requests_seen or answered > answered_before:
                 # As the peer's second settle: what the requests' answers start is waited for
                 # within the settle time from their end, not only from the action's.
                 horizon, requests_seen = max(horizon, now + self.settle_s), False
+                answered_before = answered
             found = await self._probe(horizon) if probing else []
             if found is None:  # a frame without the script: the fixed wait, then the rest
                 self.fell_back = True
