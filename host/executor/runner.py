@@ -342,7 +342,9 @@ class ActionRun:
                         },
                     )
                     navigates = result is True
-                if watch is not None:  # what the submit set off, before the page is read
+                if watch is not None and not committed.is_set():
+                    # What the submit set off, before the page is read (a navigation that has
+                    # committed already is waited for below, to its load).
                     await watch.settle()
             finally:
                 if watch is not None:

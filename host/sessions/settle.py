@@ -317,7 +317,7 @@ class ActionWatch:
             elif frame is tab.page.main_frame and horizon + LATE_TIMER_S > loop.time():
                 # Its document was replaced while it answered (a navigation commits): look
                 # again, at the new one, rather than take the silence for nothing pending.
-                await asyncio.sleep(POLL_S)
+                await asyncio.sleep(GRACE_S)
                 return "unanswered"
         return found
 
