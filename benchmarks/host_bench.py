@@ -17,14 +17,20 @@
    each resolved to a stable locator and written to a trail, against the same calls on a host
    that does not record; interleaved blocks, medians, and their ratio.
 
-Both hosts run with `--timeout-settle 0`: each waits up to 500 ms after an action by default for
-what the action set off (issue 36 gave this host the peer's settle), which would measure that wait
-rather than the hosts; and both with Debian's Chromium, headless and isolated.
+6. Single actions over MCP stdio with the official SDK client (the Python `mcp` package), against
+   `@playwright/mcp`, interleaved call by call on two servers started once, medians: a click on a
+   button that does nothing, typing into a field, and a click whose page navigates 300 ms later
+   (both must report the page it landed on).
+
+Both hosts run at their defaults, settle included (issue 45: no `--timeout-settle 0` for either):
+what an action waits for after it is part of what a caller pays. Both with Debian's Chromium,
+headless and isolated.
 
     python benchmarks/host_bench.py --only startup     # just item 2 (--runs sets the count)
     python benchmarks/host_bench.py --only form        # just item 3
     python benchmarks/host_bench.py --only overhead    # just item 1
     python benchmarks/host_bench.py --only recording   # just item 5
+    python benchmarks/host_bench.py --only actions     # just item 6
 """
 
 from __future__ import annotations
@@ -64,7 +70,12 @@ FORM = (
     + "<p id=out>none</p>"
 )
 PLAYWRIGHT_MCP = REPO / "node_modules/@playwright/mcp/cli.js"
-OURS_STDIO = [sys.executable, "-m", "host", "serve", "--stdio", "--timeout-settle", "0"]
+ACTIONS = (
+    "<title>actions</title><button id=noop>Nothing</button><input id=field aria-label=Field>"
+    "<button id=late onclick=\"setTimeout(() => { location.href = '/landed' }, 300)\">Late</button>"
+)
+LANDED = "<title>landed</title><h1>Landed</h1>"
+OURS_STDIO = [sys.executable, "-m", "host", "serve", "--stdio"]
 THEIRS_STDIO = [
     "node",
     str(PLAYWRIGHT_MCP),
@@ -73,8 +84,6 @@ THEIRS_STDIO = [
     "--no-sandbox",
     "--executable-path",
     "/usr/bin/chromium",
-    "--timeout-settle",
-    "0",
 ]
 
 
@@ -83,7 +92,8 @@ def serve_form() -> str:
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            body = FORM.encode()
+            path = self.path.split("?", 1)[0]
+            body = {"/actions": ACTIONS, "/landed": LANDED}.get(path, FORM).encode()
             self.send_response(200)
             self.send_header("content-type", "text/html")
             self.send_header("content-length", str(len(body)))
@@ -242,22 +252,14 @@ async def startup(url: str, runs: int) -> dict[str, list[float]]:
 async def form_script(params: StdioServerParameters, url: str, ours: bool) -> float:
     start = time.perf_counter()  # the spawn and the handshake are part of the task
     async with Client(params, mode="legacy") as client:
-        if ours:
-            await client.call_tool("web_navigate", {"url": url})
-            for i in range(10):
-                await client.call_tool(
-                    "web_locator_fill", {"selector": f"#f{i}", "value": f"value {i}"}
-                )
-                await client.call_tool("web_locator_click", {"selector": f"#b{i}"})
-            result = await client.call_tool("web_locator_textContent", {"selector": "#out"})
-        else:
-            await client.call_tool("browser_navigate", {"url": url})
-            for i in range(10):
-                await client.call_tool("browser_type", {"target": f"#f{i}", "text": f"value {i}"})
-                await client.call_tool("browser_click", {"target": f"#b{i}"})
-            result = await client.call_tool(
-                "browser_evaluate", {"function": "() => document.getElementById('out').textContent"}
-            )
+        # The same calls, as a drop-in's caller makes them, on both.
+        await client.call_tool("browser_navigate", {"url": url})
+        for i in range(10):
+            await client.call_tool("browser_type", {"target": f"#f{i}", "text": f"value {i}"})
+            await client.call_tool("browser_click", {"target": f"#b{i}"})
+        result = await client.call_tool(
+            "browser_evaluate", {"function": "() => document.getElementById('out').textContent"}
+        )
         elapsed = time.perf_counter() - start
     text = "".join(getattr(block, "text", "") for block in result.content)
     assert "clicked 9: value 9" in text and not result.is_error, text[:500]
@@ -266,15 +268,63 @@ async def form_script(params: StdioServerParameters, url: str, ours: bool) -> fl
 
 async def side_by_side(url: str, runs: int) -> tuple[list[float], list[float]]:
     workdir = tempfile.mkdtemp(prefix="host-bench-")  # @playwright/mcp writes snapshots to its cwd
-    ours = StdioServerParameters(
-        command=OURS_STDIO[0], args=[*OURS_STDIO[1:], "--toolset", "all"], cwd=str(OURS_DIR)
-    )
+    ours = StdioServerParameters(command=OURS_STDIO[0], args=OURS_STDIO[1:], cwd=str(OURS_DIR))
     theirs = StdioServerParameters(command=THEIRS_STDIO[0], args=THEIRS_STDIO[1:], cwd=workdir)
     mine, other = [], []
     for _ in range(runs):
         mine.append(await form_script(ours, url, True))
         other.append(await form_script(theirs, url, False))
     return mine, other
+
+
+async def timed(client: Client, tool: str, args: dict[str, object]) -> tuple[float, str]:
+    start = time.perf_counter()
+    result = await client.call_tool(tool, args)
+    elapsed = time.perf_counter() - start
+    text = "".join(getattr(block, "text", "") for block in result.content)
+    assert not result.is_error, text[:500]
+    return elapsed, text
+
+
+async def single_actions(url: str, reps: int) -> dict[str, dict[str, list[float]]]:
+    """Seconds per call of each action on this host and on @playwright/mcp, call by call."""
+    page = url.rsplit("/", 1)[0] + "/actions"
+    workdir = tempfile.mkdtemp(prefix="host-bench-")
+    ours = StdioServerParameters(command=OURS_STDIO[0], args=OURS_STDIO[1:], cwd=str(OURS_DIR))
+    theirs = StdioServerParameters(command=THEIRS_STDIO[0], args=THEIRS_STDIO[1:], cwd=workdir)
+    times: dict[str, dict[str, list[float]]] = {
+        kind: {"ours": [], "theirs": []} for kind in ("noop click", "typing", "late navigation")
+    }
+    async with Client(ours, mode="legacy") as mine, Client(theirs, mode="legacy") as other:
+        clients = {"ours": mine, "theirs": other}
+        for client in clients.values():
+            await client.call_tool("browser_navigate", {"url": page})
+        for rep in range(reps):
+            for who, client in clients.items():
+                elapsed, _ = await timed(client, "browser_click", {"target": "#noop"})
+                times["noop click"][who].append(elapsed)
+                elapsed, _ = await timed(
+                    client, "browser_type", {"target": "#field", "text": f"text {rep}"}
+                )
+                times["typing"][who].append(elapsed)
+                await client.call_tool("browser_navigate", {"url": page})
+                elapsed, text = await timed(client, "browser_click", {"target": "#late"})
+                assert "/landed" in text, f"{who} did not report the late navigation: {text[:300]}"
+                times["late navigation"][who].append(elapsed)
+                await client.call_tool("browser_navigate", {"url": page})
+    return times
+
+
+def print_actions(url: str, reps: int) -> None:
+    times = asyncio.run(single_actions(url, reps))
+    print(f"single actions over stdio (SDK client): {reps} each, interleaved call by call")
+    for kind, target in (("noop click", 0.3), ("typing", 1.0), ("late navigation", None)):
+        ours, theirs = times[kind]["ours"], times[kind]["theirs"]
+        mine, other = statistics.median(ours), statistics.median(theirs)
+        print(f"{kind + ', this host, median':58} {mine:9.3f} s")
+        print(f"{kind + ', @playwright/mcp, median':58} {other:9.3f} s")
+        bound = f"<= {target} x" if target is not None else "(both reported it)"
+        print(f"{kind + ': ours / theirs':58} {mine / other:9.2f} x    {bound}")
 
 
 def ready_time() -> float:
@@ -426,12 +476,14 @@ def print_startup(url: str, runs: int) -> None:
     print(f"start over stdio: {runs} runs each, alternating (this host: default toolset)")
     ratio_line("spawn -> tools/list answered", times["ours_list"], times["theirs_list"])
     ratio_line("spawn -> first navigate answered", times["ours_nav"], times["theirs_nav"])
+    print(f"{'first navigate target':58} {'':9}      <= 0.8 x")
 
 
 def print_form(url: str, runs: int) -> None:
     ours, theirs = asyncio.run(side_by_side(url, runs))
     print(f"form task over stdio, spawn to last answer: {runs} runs each, alternating")
     ratio_line("form task (22 calls, start included)", ours, theirs)
+    print(f"{'form task target':58} {'':9}      <= 0.6 x")
 
 
 def main() -> None:
@@ -439,9 +491,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=7, help="start and form task: runs of each")
     parser.add_argument("--rounds", type=int, default=100, help="recording: fill+click rounds")
+    parser.add_argument("--reps", type=int, default=15, help="single actions: calls of each")
     parser.add_argument(
         "--only",
-        choices=("overhead", "startup", "form", "recording"),
+        choices=("overhead", "startup", "form", "recording", "actions"),
         help="run one measurement only",
     )
     parser.add_argument(
@@ -470,6 +523,8 @@ def main() -> None:
         print(f"{'memory per idle session (PSS, all processes)':58} {memory:9.1f} MiB")
     if options.only in (None, "recording"):
         print_recording(url, options.rounds)
+    if options.only in (None, "actions"):
+        print_actions(url, options.reps)
 
 
 if __name__ == "__main__":

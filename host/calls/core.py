@@ -464,6 +464,8 @@ class Host:
             names.append(generated)
         for name in names:
             value = args.get(name)
+            if value == "" and descriptor.name == "browser_navigate":
+                continue  # a no-op, as @playwright/mcp's (the tool answers where the page is)
             if isinstance(value, str) and value not in ("back", "forward", "reload"):
                 self.policy.check_open(value, path=name)
 

@@ -129,10 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=500.0,
         metavar="MILLISECONDS",
-        help="after an action (click, type, keys, navigate, ...), how long to wait for what it "
-        "set off (a navigation, dialog, tab, download, requests) before answering, then for a "
-        "navigation to load (at most 10 s) or its requests to finish (at most 5 s) (default "
-        "500; 0 answers at once)",
+        help="after an action that may set something off (click, key, select, drop, drag, "
+        "submit, ...), the longest wait for a timer, animation frame or request it started in "
+        "the page; the host answers as soon as none is pending (then waits for a navigation to "
+        "load, at most 10 s, and requests to finish, at most 5 s) (default 500; 0 answers at "
+        "once)",
     )
     serve.add_argument(
         "--console-level",

@@ -31,6 +31,7 @@ from host.executor.redaction import Redactor
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
 from host.sessions.keys import SessionKey
+from host.sessions.settle import ActionWatch
 from host.settings.limits import json_safe
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
@@ -325,16 +326,29 @@ class ActionRun:
         async def act(selector: str) -> None:
             nonlocal navigates
             committed.clear()
-            if spec.kind == "click":
-                await self.call(
-                    "web_locator_click", {"selector": selector, "timeout": self.step_timeout()}
-                )
-            else:
-                result = await self.call(
-                    "web_locator_evaluate",
-                    {"selector": selector, "expression": SUBMIT_JS, "timeout": self.step_timeout()},
-                )
-                navigates = result is True
+            watch = self._watch()
+            try:
+                if spec.kind == "click":
+                    await self.call(
+                        "web_locator_click", {"selector": selector, "timeout": self.step_timeout()}
+                    )
+                else:
+                    result = await self.call(
+                        "web_locator_evaluate",
+                        {
+                            "selector": selector,
+                            "expression": SUBMIT_JS,
+                            "timeout": self.step_timeout(),
+                        },
+                    )
+                    navigates = result is True
+                if watch is not None and not committed.is_set():
+                    # What the submit set off, before the page is read (a navigation that has
+                    # committed already is waited for below, to its load).
+                    await watch.settle()
+            finally:
+                if watch is not None:
+                    watch.stop()
 
         if page is not None:
             page.on("framenavigated", on_navigated)
@@ -354,6 +368,17 @@ class ActionRun:
             await self.call(
                 "web_waitForLoadState", {"state": "load", "timeout": self.remaining_ms()}
             )
+
+    def _watch(self) -> ActionWatch | None:
+        """A watch over what the submit sets off (a navigation, a timer that navigates, its
+        requests), settled on evidence as an agent's click is (host/sessions/settle.py)."""
+        session = self.host.sessions.get(self.key)
+        settle_s = self.host.config.settle_timeout
+        if session is None or settle_s <= 0:
+            return None
+        # Without following requests: it reads the page back itself, and each listener would be
+        # two more messages to Playwright's driver per action.
+        return ActionWatch(session, settle_s, self.deadline, listen=False)
 
     async def _url(self) -> str:
         """The page's URL, refused (`url_refused`) if it is outside the allow-list."""

@@ -30,6 +30,7 @@ from host.sessions.downloads import save_download
 from host.sessions.keys import SessionKey
 from host.sessions.navigation import NavigationPolicy
 from host.sessions.page_guards import DROPPED_MARKER, console_limiter, lasting_workers_refused
+from host.sessions.pending_work import PENDING_WORK_SCRIPT
 from host.sessions.selfguard import SelfGuard
 from host.sessions.session_files import SessionFiles, save_trace, unguessable
 from host.sessions.worker_guard import guard_workers
@@ -45,14 +46,14 @@ class Watch(Protocol):
     """What a running action set off, as the session holds it: `host.sessions.settle.ActionWatch`, which
     watches a session and so is defined above it (the session names only what it needs)."""
 
-    load_limit: float
-    """Seconds the settle may still wait for a navigation's `load` (0 once a tool waited)."""
-
     def stop(self) -> None:
         """Stop listening to the session's pages."""
 
     def skip(self) -> None:
-        """The call only read the page: its feedback does not wait."""
+        """The call only read the page or typed: its feedback does not wait."""
+
+    def waited(self) -> None:
+        """The tool waited for its own document: its feedback does not wait again."""
 
     async def settle(self) -> None:
         """Wait, boundedly, for what the action set off."""
@@ -279,6 +280,8 @@ class Session:
         self._downloads: list[asyncio.Task[JsonObject]] = []
         self.files = SessionFiles.for_config(config, key.transport)
         """The session's own folder of files (downloads, screenshots, saved states, ...)."""
+        self.downloads_started = 0
+        """Downloads begun in this session, ever (a settle compares it before and after)."""
 
     # -- creation and teardown -------------------------------------------------------------
 
@@ -305,8 +308,16 @@ class Session:
             session._listen("pageerror")
             session._listen("network")
         try:
-            await context.add_init_script(console_limiter(config.console_rate))
-            await context.add_init_script(lasting_workers_refused())
+            # The host's own scripts in one call (each is a message to the driver, per session):
+            # the console limit, the lasting workers refused, and the evidence an action's
+            # settle waits on (host/sessions/pending_work.py).
+            own = [console_limiter(config.console_rate), lasting_workers_refused()]
+            if config.settle_timeout > 0:
+                own.append(PENDING_WORK_SCRIPT)
+            # One script failing (a page's frozen global) must not keep the others out.
+            await context.add_init_script(
+                "\n".join(f"try {{\n{js}\n}} catch (e) {{}}" for js in own)
+            )
             for script in config.browser.init_scripts:
                 await context.add_init_script(script.source)
             if guard is not None:
@@ -762,6 +773,7 @@ class Session:
     # -- downloads ---------------------------------------------------------------------------
 
     def _on_download(self, download: Download) -> None:
+        self.downloads_started += 1
         task = asyncio.ensure_future(
             save_download(download, self.files, self.config.max_download_bytes)
         )

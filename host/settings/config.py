@@ -81,10 +81,11 @@ class HostConfig:
     download_wait: float = 5.0
     """How long a call that started a download waits for it before answering."""
     settle_timeout: float = 0.5
-    """`--timeout-settle`: after an action (click, type, keys, navigate, ...), how long the host
-    waits for what it set off (a navigation, dialog, tab, download, requests) before answering,
-    then for a navigation to load (at most 10 s) or its requests to finish (at most 5 s), as
-    @playwright/mcp does (host/sessions/settle.py). 0 answers at once."""
+    """`--timeout-settle`: after an action that may set something off (click, key, select, drop,
+    drag, submit, ...), the longest the host waits for a timer, animation frame or request the
+    action started in the page; it answers as soon as none is pending, then waits for a
+    navigation to load (at most 10 s) or requests to finish (at most 5 s)
+    (host/sessions/settle.py). 0 answers at once."""
     snapshot_mode: str = "none"
     """`--snapshot-mode`: "none" (this host's default: an action's feedback is a few lines) or
     "full" (@playwright/mcp's default: the feedback also carries the page's snapshot, with refs

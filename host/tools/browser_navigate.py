@@ -41,6 +41,10 @@ async def _goto(page: Page, url: str, wait: str) -> Response | None:
 async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
     url = str(args["url"])
     page = call.tab.page
+    if call.session.watch is not None:  # it waits for its own document below, not once more
+        call.session.watch.waited()
+    if url == "":  # as @playwright/mcp's: nothing to open, the page stays where it is
+        return await page_feedback(call.session, {"note": "no URL given; the page stays"})
     # Without waitUntil, as @playwright/mcp: on once the document is parsed, then `load` for at
     # most LOAD_WAIT_S, so a page whose image or script never arrives does not time the call out.
     wait = str(args.get("waitUntil", "domcontentloaded"))
@@ -64,7 +68,7 @@ async def browser_navigate(call: CallContext, args: JsonObject) -> JsonValue:
                 saved = {"event": "download_running", "detail": "reported when done"}
             return await page_feedback(call.session, {"download": saved})
     if "waitUntil" not in args:
-        await loaded_within(page, call.session.watch)
+        await loaded_within(page)
     if response is not None and response.status >= 400:
         return await page_feedback(call.session, {"status": response.status})
     return await page_feedback(call.session)

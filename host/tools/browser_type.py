@@ -13,6 +13,8 @@ from host.shared.jsontypes import JsonObject, JsonValue
 
 
 async def browser_type(call: CallContext, args: JsonObject) -> JsonValue:
+    if not args.get("submit") and call.session.watch is not None:
+        call.session.watch.skip()  # typing alone sets nothing off worth a wait (as the peer)
     locator = await locate(call.tab, str(args["target"]))
     text = call.config.secrets.reveal(str(args["text"]))
     if args.get("slowly"):  # one key at a time, for pages that listen to keys

@@ -58,15 +58,21 @@ def _need(args: JsonObject, *names: str) -> list[str]:
     return values
 
 
-# Actions that only read the page: their feedback does not wait for what an action set off
-# (the others settle, as every acting tool does: host/sessions/settle.py).
-_READS = frozenset({"get_visible_text", "get_html", "screenshot", "console_logs"})
+# Actions that only read the page or type: their feedback does not wait for what an action set
+# off; those that navigate wait for their own document instead (the others settle, as every
+# acting tool does: host/sessions/settle.py).
+_READS = frozenset(
+    {"get_visible_text", "get_html", "screenshot", "console_logs", "fill", "iframe_fill", "delete"}
+)
+_NAVIGATES = frozenset({"navigate", "go_back", "go_forward"})
 
 
 async def web_browser(call: CallContext, args: JsonObject) -> JsonValue:
     action = str(args["action"])
     if action in _READS and call.session.watch is not None:
         call.session.watch.skip()
+    elif action in _NAVIGATES and call.session.watch is not None:
+        call.session.watch.waited()
     page = call.tab.page
     session = call.session
     result: JsonValue = None

@@ -214,6 +214,18 @@ def test_the_console_level_leaves_out_less_severe_messages(site: Site) -> None:
     assert structured["result"]["console"] == [{"level": "warning", "text": "slow disk"}]
 
 
+def test_navigating_to_an_empty_url_is_a_no_op(peer_host: ServedHost, site: Site) -> None:
+    # As @playwright/mcp 0.0.83's (issue 45): the page stays where it is, and the call succeeds
+    # (this host refused it with invalid_argument before).
+    async def body(agent: Agent) -> tuple[dict[str, Any], str]:
+        await agent.ok("browser_navigate", {"url": site.url("/start")})
+        return await called(agent, "browser_navigate", {"url": ""})
+
+    structured, text = with_agent(peer_host, body)
+    assert structured["result"]["url"] == site.url("/start"), text
+    assert structured["result"]["title"] == "Start"
+
+
 # -- 2. navigating to an attachment ----------------------------------------------------------
 
 

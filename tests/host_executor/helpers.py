@@ -60,6 +60,10 @@ PAGES: dict[str, str] = {
     " document.getElementById('out').textContent = 'submitted by ' + (event.submitter ?"
     " event.submitter.id : 'none') + ' with ' + new FormData(this).get('q')\">"
     "<input name=q><button id=send>Send</button></form><p id=out>not yet</p>",
+    # A submit whose page shows the answer of a request it starts (held by the test).
+    "/late-submit": "<title>late</title><button id=send onclick=\"fetch('/hold?key=late')"
+    ".then(r => r.text()).then(() => { document.getElementById('out').textContent = "
+    "'answered late' })\">Send</button><p id=out>not yet</p>",
     # A form on a page in a legacy charset: the browser encodes what it cannot spell in
     # windows-1252 as a numeric character reference, then percent-encodes the lot.
     "/form-1252": "<title>legacy</title><form action=/echo-1252 method=get>"

@@ -176,3 +176,43 @@ def test_no_request_of_a_page_reaches_a_guarded_port(pages: PageServer) -> None:
         other.stop()
     assert guarded_hits == []
     assert other_hits  # the page did make its requests; only the guarded port saw none
+
+
+def test_plain_css_selectors_are_counted_ahead_in_one_evaluation() -> None:
+    """Issue 45 (the executor's CPU per action): the plain CSS selectors of an action are counted
+    in one evaluation, only the others through Playwright (a message to its driver each); on a
+    page with an open shadow root, which Playwright's CSS pierces, Playwright counts them all."""
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.async_api import async_playwright
+
+    from host.executor.ahead import CountsAhead
+
+    selectors = ["#a", ".b", "input >> nth=0", "text=nothing here"]
+    light = "<input id=a><input class=b><input class=b>"
+    shadowed = light + "<div id=host></div><script>document.getElementById('host')"
+    shadowed += ".attachShadow({mode: 'open'}).innerHTML = '<input id=a>'</script>"
+
+    async def counted(content: str) -> tuple[set[str], list[str]]:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = await browser.new_page()
+            await page.set_content(content)
+            through_playwright: list[str] = []
+            real_locator = page.locator
+
+            def locator(selector: str, **kwargs: Any) -> Any:
+                through_playwright.append(selector)
+                return real_locator(selector, **kwargs)
+
+            page.locator = locator  # type: ignore[method-assign]
+            ahead = CountsAhead()
+            await ahead.take(page, selectors, 30)
+            await browser.close()
+        return {s for s in selectors if ahead.single(s)}, through_playwright
+
+    single, through_playwright = asyncio.run(counted(light))
+    assert single == {"#a", "input >> nth=0"}
+    assert through_playwright == ["input >> nth=0", "text=nothing here"]
+    single, through_playwright = asyncio.run(counted(shadowed))
+    assert single == {"input >> nth=0"}  # #a: one in the page, one in its shadow root
+    assert through_playwright == selectors

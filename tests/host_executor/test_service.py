@@ -124,6 +124,31 @@ def test_submit_kind_submit_calls_request_submit(
     assert reply.body["url"] == pages.url("/js-submit")
 
 
+def test_a_submit_is_read_back_once_what_it_set_off_has_run(
+    service: ExecutorProcess, pages: PageServer
+) -> None:
+    # The click starts a request that the server answers only once the test releases it, a
+    # second after it arrived; the page is read back after its answer, not before (issue 45:
+    # the executor's submit settles on evidence, as an agent's click does).
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(
+            service.execute,
+            {
+                "url": pages.url("/late-submit"),
+                "submit": {"selector": "#send"},
+                "snapshot_selector": "#out",
+            },
+        )
+        wait_until(
+            lambda: any(p.startswith("/hold?key=late") for p in pages.seen), "the held request", 60
+        )
+        time.sleep(1.0)  # the submit has long returned: only its settle still waits
+        pages.hold("late").set()
+        reply = running.result(90)
+    assert reply.status == 200, reply.body
+    assert reply.body["excerpt"]["html"] == '<p id="out">answered late</p>'
+
+
 def test_the_excerpt_is_sanitised_and_falls_back_to_body(
     service: ExecutorProcess, pages: PageServer
 ) -> None:
