@@ -18,7 +18,6 @@ from generator.ir import Tool
 from generator.surface_report import SurfaceReport
 from generator.targets import TARGETS
 
-SCHEMA_FILE = "allowlist.schema.json"
 _PREFIX = {target.java_interface: target.prefix for target in TARGETS.values()}
 # A description in an editor's completion list: its first paragraph, kept short.
 _SHOWN = 300
@@ -42,8 +41,11 @@ def _methods(report: SurfaceReport, tools: list[Tool]) -> list[dict[str, str]]:
     return choices
 
 
-def allowlist_schema(report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...]) -> Any:
-    """The schema as a JSON value; `kinds` are the output kinds `generate: outputs` may name."""
+def allowlist_schema(
+    report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
+) -> Any:
+    """The schema as a JSON value; `kinds` are the output kinds `generate: outputs` may name,
+    `generated_by` the generated-file notice (its `$comment`: JSON has no comment lines)."""
     method = {"description": "<target>.<javaMethod>, exactly as Java spells it"}
     method["oneOf"] = _methods(report, tools)  # type: ignore[assignment]
     entry = {
@@ -104,6 +106,7 @@ def allowlist_schema(report: SurfaceReport, tools: list[Tool], kinds: tuple[str,
         ],
     }
     return {
+        "$comment": generated_by,
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "allowlist.yaml of the Playwright tool generator",
         "type": "object",
@@ -124,5 +127,8 @@ def allowlist_schema(report: SurfaceReport, tools: list[Tool], kinds: tuple[str,
     }
 
 
-def schema_text(report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...]) -> str:
-    return json.dumps(allowlist_schema(report, tools, kinds), indent=1, sort_keys=True) + "\n"
+def schema_text(
+    report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
+) -> str:
+    schema = allowlist_schema(report, tools, kinds, generated_by)
+    return json.dumps(schema, indent=1, sort_keys=True) + "\n"

@@ -638,7 +638,7 @@ def schema_parser() -> argparse.ArgumentParser:
 
 
 def run_schema(argv: Sequence[str]) -> int:
-    from generator.allowlist_schema import SCHEMA_FILE
+    from generator.ledger import SCHEMA_FILE
 
     args = schema_parser().parse_args(argv)
     cache = _cache(args)

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import views
-from generator.allowlist_schema import SCHEMA_FILE, schema_text
+from generator.allowlist_schema import schema_text
 from generator.ir import Tool
 from generator.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
+from generator.ledger import SCHEMA_FILE
 from generator.manifest import build_manifest, manifest_text
 from generator.surface_report import SurfaceReport
 from generator.type_tree import ObjectOf
@@ -322,7 +323,7 @@ OUTPUTS: tuple[Output, ...] = (
         "SURFACE.md.j2",
         "SURFACE.md",
     ),
-    Written(SCHEMA_FILE, lambda m: schema_text(m.report, list(m.tools), KINDS)),
+    Written(SCHEMA_FILE, lambda m: schema_text(m.report, list(m.tools), KINDS, m.generated_by)),
     Written(
         "manifest.json",
         lambda m: manifest_text(

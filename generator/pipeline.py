@@ -137,16 +137,19 @@ def gather(
 
 def recorded_options(inputs: Inputs) -> dict[str, Any]:
     """The options that shaped this run's output, as manifest.json records them: the output
-    kinds, the Kotlin package and Trailblaze API when the Trailblaze output is written, and whether (and which) custom templates were
-    used, by their digest (a path would differ between machines)."""
+    kinds, the Kotlin package and Trailblaze API when the Trailblaze output is written, and
+    whether (and which) custom templates were used, by their digest (a path would differ between
+    machines)."""
     from generator.kotlin_settings import KotlinSettings
     from generator.outputs import DEFAULT_KINDS
 
     kinds = inputs.outputs or DEFAULT_KINDS
-    custom = inputs.templates.resolve() != default_templates().resolve()
+    # By content: a copy of the built-in templates named by --templates writes the same tree.
+    digest = _tree_digest(inputs.templates, "*.j2")
+    custom = digest != _tree_digest(default_templates(), "*.j2")
     options: dict[str, Any] = {
         "outputs": ",".join(kinds),
-        "templates": _tree_digest(inputs.templates, "*.j2")[:16] if custom else "built-in",
+        "templates": digest[:16] if custom else "built-in",
     }
     if "trailblaze" in kinds:
         kotlin = inputs.kotlin or KotlinSettings()

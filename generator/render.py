@@ -137,7 +137,9 @@ class Renderer:
         """Each tool's memo key (`tool_memo`), or None for every tool when nothing is memoised."""
         if not per_tool or not self._cache.enabled:
             return [None] * len(tools)
-        flags = tuple(built_in(self._env, o.template) for o in per_tool)
+        # Which per-tool outputs (a run of `--outputs python` and one of `yaml` each have one),
+        # and whether each template is built in, are both part of what a memo is for.
+        flags = tuple((o.template, o.path, built_in(self._env, o.template)) for o in per_tool)
         shared = tool_memo.templates_key(self._cache, self._templates, flags)
         return [tool_memo.tool_key(self._cache, shared, t) for t in tools]
 

@@ -36,12 +36,13 @@ class ToolFiles:
     formatted_by_black: dict[str, str]
 
 
-def templates_key(cache: Cache, templates: str, built_in: tuple[bool, ...]) -> str:
-    """The part of every tool's key shared by the run: templates, their kind, and the versions."""
+def templates_key(cache: Cache, templates: str, outputs: tuple[tuple[str, str, bool], ...]) -> str:
+    """The part of every tool's key shared by the run: templates, the per-tool outputs written
+    (template, path, whether the template is built in), and the versions."""
     return cache.value_key(
         "generator.render",
         templates,
-        repr(built_in),
+        repr(outputs),
         dist_version("jinja2"),
         dist_version("black"),
     )

@@ -353,3 +353,15 @@ def test_the_ci_script_passes_a_current_tree_and_fails_a_stale_one(
     assert stale.returncode == 1, stale.stderr
     assert "+++ tools/tools/web_url.tool.yaml" in stale.stdout or "web_url" in stale.stdout
     assert "Run `python -m generator --allowlist allowlist.yaml` and commit" in stale.stderr
+
+
+def test_runs_of_other_output_kinds_never_share_a_tools_rendering(
+    tmp_path: Path, pinned_version: str
+) -> None:
+    """`--outputs yaml` and `--outputs python` each render one file a tool: the per-tool memo of
+    one must never be taken for the other's (the python run then wrote descriptors)."""
+    allowlist = _allowlist(tmp_path, pinned_version)
+    assert generate(tmp_path / "yaml", allowlist, "--outputs", "yaml") == 0
+    assert generate(tmp_path / "python", allowlist, "--outputs", "python") == 0
+    assert not (tmp_path / "python" / "tools").exists()
+    assert (tmp_path / "python" / "python" / "playwright_tools" / "tools").is_dir()

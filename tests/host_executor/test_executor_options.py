@@ -38,4 +38,4 @@ def test_a_bad_browser_option_stops_the_executor_at_start(tmp_path: Path) -> Non
     )
     assert done.returncode == 2, done.stderr
     assert "--device: Playwright knows no device 'No Such Phone'" in done.stderr
-    assert f"(set by 'device' in {config})" in done.stderr
+    assert f"(set by 'device' in {config}, value \"No Such Phone\")" in done.stderr
