@@ -48,7 +48,7 @@ def callback(served: ServedHost, session: str, tool: str, arguments: Any) -> dic
 
 
 def test_the_envelope_is_kept_exactly(served: ServedHost, app: AppServer) -> None:
-    ok = callback(served, "contract", "web_evaluate", {"expression": "[1, 'two']"})
+    ok = callback(served, "contract", "web_evaluate", {"script": "[1, 'two']"})
     assert ok == {
         "type": "call_tool_result",
         "success": True,
