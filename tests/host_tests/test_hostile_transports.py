@@ -152,7 +152,10 @@ def test_the_hosts_own_browser_cannot_drive_the_host(
         f"headers: {{'content-type': 'text/plain'}}, body: {json.dumps(forged)}}})"
         ".then(() => 'sent', () => 'blocked')"
     )
-    status, answer = script(guarded.base, "web_evaluate", {"script": attack})
+    # The host's structured content (`X-Result-Shape: host`) carries the session's notes.
+    status, answer = script(
+        guarded.base, "web_evaluate", {"script": attack}, **{"x-result-shape": "host"}
+    )
     assert status == 200 and answer["result"]["structured_content"]["result"] == "blocked", answer
     assert "/plain?forged" not in pages.seen
     notes = answer["result"]["structured_content"].get("notes") or []
