@@ -58,12 +58,10 @@ ATTACKS = [
     Attack(
         "evaluate returning 100 MB",
         "/plain",
-        [("web_evaluate", {"expression": "'x'.repeat(100 * 1024 * 1024)"})],
+        [("web_evaluate", {"script": "'x'.repeat(100 * 1024 * 1024)"})],
     ),
     Attack("content of 200,000 nodes", "/huge-dom", [("web_content", {})]),
-    Attack(
-        "script looping forever", "/busy", [("web_evaluate", {"expression": "while (true) {}"})]
-    ),
+    Attack("script looping forever", "/busy", [("web_evaluate", {"script": "while (true) {}"})]),
     # Not an attack: a neighbour that navigates as fast as it can (what sharing two cores costs).
     Attack("busy neighbour (reloads)", "/plain", [("web_reload", {})], reference=True),
 ]

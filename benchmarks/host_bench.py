@@ -122,8 +122,8 @@ async def call_overhead(calls: int) -> dict[str, float]:
     async with Host(HostConfig()) as host:
         server = build_server(host, host.registry.select(["default", "web_framework"]))
         async with Client(server, mode="legacy") as client:
-            await host.call("bench", "web_evaluate", {"expression": "1+1"})
-            await client.call_tool("web_evaluate", {"expression": "1+1"})
+            await host.call("bench", "web_evaluate", {"script": "1+1"})
+            await client.call_tool("web_evaluate", {"script": "1+1"})
             session = host.sessions.get("bench")
             assert session is not None and session.current is not None
             page = session.current.page
@@ -388,7 +388,7 @@ async def sessions_and_memory(url: str) -> tuple[float, float]:
         creation = []
         for i in range(20):
             start = time.perf_counter()
-            await host.call(f"s{i}", "web_evaluate", {"expression": "1"})
+            await host.call(f"s{i}", "web_evaluate", {"script": "1"})
             creation.append(time.perf_counter() - start)
         for i in range(20):
             await host.sessions.drop(f"s{i}")

@@ -54,7 +54,7 @@ async def one_size(host: Host, origin: str, size: int, raw: bool) -> dict[str, o
     key = f"size-{size}"
     opened = await host.call(key, "web_navigate", {"url": f"{origin}/{size}", "timeout": 120_000})
     assert opened.ok, opened.text()
-    await host.call(key, "web_evaluate", {"expression": "window.marker = 'kept'; 1"})
+    await host.call(key, "web_evaluate", {"script": "window.marker = 'kept'; 1"})
     session = host.sessions.get(key)
     assert session is not None and session.current is not None
     page = session.current.page
@@ -63,7 +63,7 @@ async def one_size(host: Host, origin: str, size: int, raw: bool) -> dict[str, o
     snapshot_s = time.perf_counter() - started
     value = snapshot.value if isinstance(snapshot.value, dict) else {}
     started = time.perf_counter()
-    after = await host.call(key, "web_evaluate", {"expression": "window.marker"})
+    after = await host.call(key, "web_evaluate", {"script": "window.marker"})
     after_s = time.perf_counter() - started
     session = host.sessions.get(key)
     same = session is not None and session.current is not None and session.current.page is page

@@ -1201,7 +1201,7 @@ CASES += (
             ("web_locator_waitFor", {"selector": "#later"}),
             (
                 "web_evaluate",
-                {"expression": "getComputedStyle(document.getElementById('later')).display"},
+                {"script": "getComputedStyle(document.getElementById('later')).display"},
             ),
         ),
         html=SLOW_WAIT_HTML,
@@ -1214,7 +1214,7 @@ CASES += (
                 "web_locator_waitForFunction",
                 {"selector": "#status", "expression": "el => el.textContent === 'done'"},
             ),
-            ("web_evaluate", {"expression": "document.getElementById('status').textContent"}),
+            ("web_evaluate", {"script": "document.getElementById('status').textContent"}),
         ),
         html=SLOW_WAIT_HTML,
         returns="done",

@@ -163,13 +163,13 @@ CASES: tuple[Case, ...] = (
         observe="() => [innerWidth, innerHeight]",
         expected=[641, 479],
     ),
-    Case("evaluate", (("web_evaluate", {"expression": "6 * 7"}),), returns=42),
+    Case("evaluate", (("web_evaluate", {"script": "6 * 7"}),), returns=42),
     Case(
         "evaluate-arg",
         (
             (
                 "web_evaluate",
-                {"expression": "([a, b]) => ({sum: a + b, doc: document.title})", "arg": [2, 3]},
+                {"script": "([a, b]) => ({sum: a + b, doc: document.title})", "arg": [2, 3]},
             ),
         ),
         returns={"sum": 5, "doc": "start"},
@@ -267,7 +267,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "page-input-value",
         (
-            ("web_evaluate", {"expression": "document.querySelector('#name').value = 'live'"}),
+            ("web_evaluate", {"script": "document.querySelector('#name').value = 'live'"}),
             ("web_inputValue", {"selector": "#name", "timeout": 15000}),
         ),
         returns="live",
@@ -549,7 +549,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "page-reload",
         (
-            ("web_evaluate", {"expression": "window.__beforeReload = 1"}),
+            ("web_evaluate", {"script": "window.__beforeReload = 1"}),
             ("web_reload", {"waitUntil": "load", "timeout": 15000}),
         ),
         check=_response_for("/case/page-reload"),
@@ -670,7 +670,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "page-wait-for-timeout",
         (
-            ("web_evaluate", {"expression": "window.__t0 = performance.now()"}),
+            ("web_evaluate", {"script": "window.__t0 = performance.now()"}),
             ("web_waitForTimeout", {"timeout": 150}),
         ),
         observe="() => performance.now() - window.__t0 >= 150",
@@ -764,7 +764,7 @@ CASES: tuple[Case, ...] = (
         "page-clear-console-messages",
         (
             ("web_clearConsoleMessages", {}),
-            ("web_evaluate", {"expression": "console.log('late')"}),
+            ("web_evaluate", {"script": "console.log('late')"}),
             ("web_consoleMessages", {}),
         ),
         html="<script>console.log('early')</script>",
@@ -780,7 +780,7 @@ CASES: tuple[Case, ...] = (
     Case(
         "page-requests",
         (
-            ("web_evaluate", {"expression": "fetch('/data/page-requests').then(r => r.status)"}),
+            ("web_evaluate", {"script": "fetch('/data/page-requests').then(r => r.status)"}),
             ("web_requests", {}),
         ),
         check=lambda r: (
@@ -796,11 +796,11 @@ CASES: tuple[Case, ...] = (
             (
                 "web_evaluate",
                 {
-                    "expression": "() => { window.__obj = {a: 1}; window.__ref = new WeakRef(window.__obj) }"
+                    "script": "() => { window.__obj = {a: 1}; window.__ref = new WeakRef(window.__obj) }"
                 },
             ),
             ("web_requestGC", {}),
-            ("web_evaluate", {"expression": "() => { window.__obj = null }"}),
+            ("web_evaluate", {"script": "() => { window.__obj = null }"}),
             ("web_requestGC", {}),
         ),
         observe="() => window.__ref.deref() === undefined",
@@ -934,7 +934,7 @@ CASES += (
     ),
     Case(
         "page-evaluate-date",
-        (("web_evaluate", {"expression": "new Date(Date.UTC(2020, 0, 2, 3, 4, 5))"}),),
+        (("web_evaluate", {"script": "new Date(Date.UTC(2020, 0, 2, 3, 4, 5))"}),),
         returns="2020-01-02T03:04:05.000Z",
     ),
     Case(
@@ -949,12 +949,12 @@ CASES += (
     ),
     Case(
         "page-evaluate-url",
-        (("web_evaluate", {"expression": "new URL('/a?b=1', 'http://x.test')"}),),
+        (("web_evaluate", {"script": "new URL('/a?b=1', 'http://x.test')"}),),
         returns="http://x.test/a?b=1",
     ),
     Case(
         "page-evaluate-not-finite",
-        (("web_evaluate", {"expression": "[NaN, Infinity, -Infinity, 1.5, {a: NaN}]"}),),
+        (("web_evaluate", {"script": "[NaN, Infinity, -Infinity, 1.5, {a: NaN}]"}),),
         returns=[None, None, None, 1.5, {"a": None}],
     ),
     Case(
@@ -1005,9 +1005,7 @@ CASES += (
             ("web_setContent", {"html": f"<title>replaced</title><img src='{SLOW_PATH}'>"}),
             (
                 "web_evaluate",
-                {
-                    "expression": "[document.title, document.readyState, document.images[0].complete]"
-                },
+                {"script": "[document.title, document.readyState, document.images[0].complete]"},
             ),
         ),
         returns=["replaced", "complete", True],
@@ -1015,7 +1013,7 @@ CASES += (
     Case(
         "page-input-value-bare",
         (
-            ("web_evaluate", {"expression": "document.querySelector('#name').value = 'typed'"}),
+            ("web_evaluate", {"script": "document.querySelector('#name').value = 'typed'"}),
             ("web_inputValue", {"selector": "#name"}),
         ),
         returns="typed",
@@ -1089,7 +1087,7 @@ CASES += (
                 {"url": "{origin}/case/page-wait-for-load-state-bare?again", "waitUntil": "commit"},
             ),
             ("web_waitForLoadState", {}),
-            ("web_evaluate", {"expression": "[location.search, document.readyState]"}),
+            ("web_evaluate", {"script": "[location.search, document.readyState]"}),
         ),
         html=f"<title>waiting</title><img src='{SLOW_PATH}'>",
         returns=["?again", "complete"],

@@ -20,8 +20,8 @@ DEADLINE_S = 1.0
 NEVER_S = 30.0
 
 HANGS = {
-    "never-settles": ("web_evaluate", {"expression": "new Promise(() => {})"}),
-    "loops-forever": ("web_evaluate", {"expression": "(() => { while (true) {} })()"}),
+    "never-settles": ("web_evaluate", {"script": "new Promise(() => {})"}),
+    "loops-forever": ("web_evaluate", {"script": "(() => { while (true) {} })()"}),
     "timeout-zero": ("web_waitForSelector", {"selector": "#never-there", "timeout": 0}),
 }
 
@@ -43,7 +43,7 @@ def test_sync_dispatch_keeps_its_deadline_and_the_page_stays_usable(case: str, p
     elapsed = time.monotonic() - started
     assert raised.value.code == "deadline_exceeded"
     assert DEADLINE_S <= elapsed < NEVER_S
-    assert dispatch("web_evaluate", {"expression": "1 + 1"}, page, deadline_s=NEVER_S) == 2
+    assert dispatch("web_evaluate", {"script": "1 + 1"}, page, deadline_s=NEVER_S) == 2
 
 
 @pytest.mark.parametrize("case", sorted(HANGS))
@@ -61,7 +61,7 @@ def test_async_dispatch_keeps_its_deadline_and_the_page_stays_usable(case: str) 
             except ToolError as error:
                 code = error.code
             elapsed = time.monotonic() - started
-            after = await adispatch("web_evaluate", {"expression": "2 + 2"}, page)
+            after = await adispatch("web_evaluate", {"script": "2 + 2"}, page)
             await browser.close()
             return code, elapsed, after
 
@@ -77,14 +77,14 @@ def test_the_default_deadline_is_the_callers_setting(page: Page) -> None:
     set_default_deadline(DEADLINE_S)
     try:
         with pytest.raises(ToolError) as raised:
-            dispatch("web_evaluate", {"expression": "new Promise(() => {})"}, page)
+            dispatch("web_evaluate", {"script": "new Promise(() => {})"}, page)
         assert raised.value.code == "deadline_exceeded"
     finally:
         set_default_deadline(120.0)
     with pytest.raises(ValueError):
         set_default_deadline(0)
     with pytest.raises(ValueError):
-        dispatch("web_evaluate", {"expression": "1"}, page, deadline_s=-1)
+        dispatch("web_evaluate", {"script": "1"}, page, deadline_s=-1)
 
 
 def test_only_the_calls_own_work_is_abandoned(page: Page) -> None:
@@ -96,7 +96,7 @@ def test_only_the_calls_own_work_is_abandoned(page: Page) -> None:
         with pytest.raises(ToolError) as raised:
             dispatch(
                 "web_evaluate",
-                {"expression": "fetch('http://127.0.0.1:9/held').then(r => r.text())"},
+                {"script": "fetch('http://127.0.0.1:9/held').then(r => r.text())"},
                 page,
                 deadline_s=DEADLINE_S,
             )
@@ -108,6 +108,6 @@ def test_only_the_calls_own_work_is_abandoned(page: Page) -> None:
         assert len(held) == 1
         # Raised InvalidStateError when the deadline cancelled every task on the loop.
         held[0].fulfill(body="late", headers={"access-control-allow-origin": "*"})
-        assert dispatch("web_evaluate", {"expression": "1 + 1"}, page, deadline_s=NEVER_S) == 2
+        assert dispatch("web_evaluate", {"script": "1 + 1"}, page, deadline_s=NEVER_S) == 2
     finally:
         page.unroute("**/held")

@@ -113,13 +113,11 @@ def test_playwright_error_is_a_tool_error(browser: Browser, registry: Any) -> No
         page = context.new_page()
         with pytest.raises(registry.ToolError) as raised:
             registry.dispatch(
-                "web_evaluate", {"expression": "() => { throw new Error('boom 17') }"}, page
+                "web_evaluate", {"script": "() => { throw new Error('boom 17') }"}, page
             )
         assert raised.value.code == "playwright_error"
         assert "boom 17" in str(raised.value)
-        assert (
-            registry.dispatch("web_evaluate", {"expression": "1 + 1"}, page) == 2
-        )  # session survives
+        assert registry.dispatch("web_evaluate", {"script": "1 + 1"}, page) == 2  # session survives
     finally:
         context.close()
 
@@ -137,9 +135,7 @@ def test_failure_outside_playwright_is_a_tool_error(browser: Browser, registry: 
             )
         assert raised.value.code == "call_failed"
         assert raised.value.to_json()["tool"] == "web_locator_drop"
-        assert (
-            registry.dispatch("web_evaluate", {"expression": "1 + 2"}, page) == 3
-        )  # session survives
+        assert registry.dispatch("web_evaluate", {"script": "1 + 2"}, page) == 3  # session survives
     finally:
         context.close()
 

@@ -514,18 +514,20 @@ def test_the_older_api_writes_is_for_llm_and_its_layout(tmp_path: Path) -> None:
 
 
 def test_wire_names_rename_a_parameter_in_every_output(tmp_path: Path) -> None:
-    """`wireNames: {expression: script}` on web_evaluate: the JSON key is `script` in the Python
-    shim, the descriptor, the TS types and the Kotlin shim (the shape Trailblaze's SDK sends);
-    the Python call still passes `expression=`."""
-    allowlist = _allowlist(
-        tmp_path,
-        "    name: web_evaluate\n",
-        "    name: web_evaluate\n    wireNames: {expression: script}\n",
-    )
-    out = tmp_path / "out"
-    assert generate(out, allowlist, "--outputs", "all") == 0
+    """`wireNames: {expression: script}` on web_evaluate (the committed allowlist's): the JSON key
+    is `script` in the Python shim, the descriptor, the TS types and the Kotlin shim (the shape
+    Trailblaze's SDK sends); the Python call still passes `expression=`. Without the key, every
+    output takes Playwright's `expression`."""
     import yaml
 
+    plain = _allowlist(tmp_path, "    wireNames: {expression: script}\n", "")
+    assert generate(tmp_path / "plain", plain) == 0
+    descriptor = yaml.safe_load((tmp_path / "plain/tools/web_evaluate.tool.yaml").read_text())
+    assert list(descriptor["parameters"]["properties"]) == ["expression", "arg"]
+    allowlist = tmp_path / "renamed.yaml"
+    allowlist.write_text((REPO / "allowlist.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert generate(out, allowlist, "--outputs", "all") == 0
     descriptor = yaml.safe_load((out / "tools" / "web_evaluate.tool.yaml").read_text())
     assert list(descriptor["parameters"]["properties"]) == ["script", "arg"]
     assert descriptor["parameters"]["required"] == ["script"]
@@ -549,7 +551,7 @@ def test_bad_wire_names_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], wire: str, says: str
 ) -> None:
     allowlist = _allowlist(
-        tmp_path, "    name: web_evaluate\n", f"    name: web_evaluate\n    wireNames: {wire}\n"
+        tmp_path, "    wireNames: {expression: script}\n", f"    wireNames: {wire}\n"
     )
     assert generate(tmp_path / "out", allowlist) == 2
     line = _one_line_error(capsys)

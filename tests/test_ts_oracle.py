@@ -84,7 +84,12 @@ INTENDED_DIFFERENCES: dict[str, str | tuple[str, ...]] = {
         "ts-name $$eval: Java evalOnSelectorAll and Python eval_on_selector_all are TS page.$$eval",
         _EXPRESSION,
     ),
-    "web_evaluate": (_EXPRESSION, _EXPOSE_FUNCTIONS),
+    "web_evaluate": (
+        "ts-only pageFunction, tool-only script: the allowlist's wireNames names Java's and "
+        "Python's `expression` `script` on the wire (Trailblaze's shape); TS takes `pageFunction`, "
+        "a function or a string",
+        _EXPOSE_FUNCTIONS,
+    ),
     "web_fill": _SIGNAL,
     "web_focus": _SIGNAL,
     "web_frame": (

@@ -67,7 +67,7 @@ BAD_HEAD = """\
 import type { WebToolsClient } from "web-tools";
 declare const client: WebToolsClient;
 export async function use(): Promise<void> {
-  await client.tools.web_evaluate({ expression: "1 + 1" });
+  await client.tools.web_evaluate({ script: "1 + 1" });
 """
 BAD_LINE = 5  # the line of the case under test: the line after BAD_HEAD
 
@@ -96,7 +96,7 @@ BAD_LINE = 5  # the line of the case under test: the line after BAD_HEAD
             id="missing-latitude",
         ),
         pytest.param(
-            '// @ts-expect-error\n  await client.tools.web_evaluate({ expression: "1" });',
+            '// @ts-expect-error\n  await client.tools.web_evaluate({ script: "1" });',
             "TS2578",
             id="unused-ts-expect-error",
         ),

@@ -791,7 +791,7 @@ export interface WebTools {
     result: JsonValue;
   };
   /**
-   * Returns the value of the `expression` invocation.
+   * Returns the value of the `script` invocation.
    *
    * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
    *
@@ -802,9 +802,9 @@ export interface WebTools {
       /**
        * JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.
        */
-      expression: string;
+      script: string;
       /**
-       * Optional argument to pass to `expression`.
+       * Optional argument to pass to `script`.
        */
       arg?: JsonValue;
     };
@@ -4134,7 +4134,7 @@ export interface WebTools {
 
 export type WebToolName = keyof WebTools;
 
-/** The tools as methods: `client.tools.web_evaluate({ expression: "1 + 1" })`. */
+/** The tools as methods: `client.tools.web_evaluate({ script: "1 + 1" })`. */
 export interface WebToolFunctions {
   /**
    * Adds a script which would be evaluated in one of the following scenarios:
@@ -4328,7 +4328,7 @@ export interface WebToolFunctions {
    */
   web_evalOnSelectorAll(args: WebTools["web_evalOnSelectorAll"]["args"]): Promise<WebTools["web_evalOnSelectorAll"]["result"]>;
   /**
-   * Returns the value of the `expression` invocation.
+   * Returns the value of the `script` invocation.
    *
    * If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
    *

@@ -29,7 +29,7 @@ MARKER = "__host_result_too_large__"
 """What the wrapper's error message starts with (the host turns it into `result_too_large`)."""
 
 EVALUATED = {
-    "web_evaluate": "expression",
+    "web_evaluate": "script",
     "web_locator_evaluate": "expression",
     "web_locator_evaluateAll": "expression",
     "web_evalOnSelector": "expression",

@@ -429,7 +429,7 @@ class ActionRun:
         bounds = read_limits(self.settings.excerpt_chars)
         if selector == "body":
             read = PageRead.from_json(
-                await self.call("web_evaluate", {"expression": PAGE_JS, "arg": bounds})
+                await self.call("web_evaluate", {"script": PAGE_JS, "arg": bounds})
             )
             if read.html is not None:
                 return selector, fallback, read
@@ -460,7 +460,7 @@ class ActionRun:
         try:
             found = await self.call(
                 "web_evaluate",
-                {"expression": COLLECT_JS, "arg": {"purpose": purpose, "limit": 500}},
+                {"script": COLLECT_JS, "arg": {"purpose": purpose, "limit": 500}},
             )
         except ExecutorError as error:
             if error.code == "action_failed":  # the document is being replaced: none this time

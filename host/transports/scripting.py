@@ -4,6 +4,13 @@ Request:  `{version: 1, session_id, invocation_id, action: {type: "call_tool", t
 Response: `{result: {type: "call_tool_result", success, text_content, error_message, structured_content}}`
 A request that cannot be dispatched (not JSON, wrong version, missing fields) is answered 400 with
 `{result: {type: "error", message}}`. A tool that ran and failed is `success: false`, HTTP 200.
+
+A success's `structured_content` is null, as for Trailblaze's own Kotlin tools (text only): its SDK
+returns a tool's structured content when there is one and `text_content` otherwise, and the types
+the generated Trailblaze augmentation declares are that text. A caller that sends
+`X-Result-Shape: host` (this project's TypeScript client) gets the host's structured content
+instead, as MCP's: `{"result": value}` with the session's news beside it. A failure's is always
+`{"error": {...}}`.
 """
 
 from __future__ import annotations
@@ -22,17 +29,24 @@ from host.shared.jsontypes import JsonObject
 
 VERSION = 1
 MAX_ID_LENGTH = 256
+RESULT_SHAPE_HEADER = "x-result-shape"
+"""With the value `host`, a success carries the host's structured content (see above)."""
 
 
 def _protocol_error(message: str) -> JSONResponse:
     return JSONResponse({"result": {"type": "error", "message": message}}, status_code=400)
 
 
-def call_tool_result(outcome: ToolOutcome) -> JsonObject:
-    """An outcome in the contract's `call_tool_result` shape."""
+def call_tool_result(outcome: ToolOutcome, host_shape: bool = False) -> JsonObject:
+    """An outcome in the contract's `call_tool_result` shape; `host_shape` keeps a success's
+    structured content (else null, so Trailblaze's SDK returns `text_content`)."""
     if outcome.ok:
+        # As the generated Kotlin shims' `resultText`: nothing for no value, a string as it is.
         value = outcome.value
-        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if value is None:
+            text = ""
+        else:
+            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         error = ""
     else:
         text, error = "", outcome.error_text()
@@ -41,7 +55,7 @@ def call_tool_result(outcome: ToolOutcome) -> JsonObject:
         "success": outcome.ok,
         "text_content": text,
         "error_message": error,
-        "structured_content": outcome.structured(),
+        "structured_content": outcome.structured() if host_shape or not outcome.ok else None,
     }
 
 
@@ -93,6 +107,7 @@ def scripting_endpoint(host: Host):  # type: ignore[no-untyped-def]
         session_id, tool_name, arguments = parsed
         key = SessionKey("script", session_id)
         outcome = await host.call(key, tool_name, arguments, enabled=enabled)
-        return JSONResponse({"result": call_tool_result(outcome)})
+        host_shape = request.headers.get(RESULT_SHAPE_HEADER, "").strip().lower() == "host"
+        return JSONResponse({"result": call_tool_result(outcome, host_shape)})
 
     return endpoint

@@ -483,7 +483,7 @@ def test_toolset_takes_a_comma_list_and_web_framework_sets_the_user_agent(site: 
             listed = {t.name for t in (await agent.client.list_tools()).tools}
             await agent.ok("web_setUserAgent", {"userAgent": "peer-compatible/1.0"})
             await agent.ok("web_navigate", {"url": site.url("/start")})
-            agent_string = await agent.ok("web_evaluate", {"expression": "navigator.userAgent"})
+            agent_string = await agent.ok("web_evaluate", {"script": "navigator.userAgent"})
             return listed, agent_string
 
         listed, agent_string = with_agent(host, body)

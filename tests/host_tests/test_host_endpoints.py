@@ -212,7 +212,7 @@ def test_sessions_spread_over_two_servers_and_fail_over(
         kept = [k for k, p in zip(keys, placed, strict=True) if p == 1]
         running = asyncio.run_coroutine_threadsafe(
             host.call(
-                lost[0], "web_evaluate", {"expression": "new Promise(r => setTimeout(r, 60000))"}
+                lost[0], "web_evaluate", {"script": "new Promise(r => setTimeout(r, 60000))"}
             ),
             loop.loop,
         )
@@ -225,14 +225,14 @@ def test_sessions_spread_over_two_servers_and_fail_over(
         wait_until(lambda: not host.endpoints.endpoints[0].up, "the endpoint marked down", 20)
         assert [r["sessions"] for r in host.endpoints.report()] == [0, 2]
         # its next call lands on the other server, and says why the session is new
-        outcome = loop.run(host.call(lost[0], "web_evaluate", {"expression": "1 + 1"}))
+        outcome = loop.run(host.call(lost[0], "web_evaluate", {"script": "1 + 1"}))
         assert outcome.ok, outcome.text()
         assert "another endpoint" in json.dumps(outcome.extras), outcome.extras
         assert _on(host, lost[0]) == 1
         lost = lost[1:]
         started = time.monotonic()
         for key in lost:
-            outcome = loop.run(host.call(key, "web_evaluate", {"expression": "1 + 1"}))
+            outcome = loop.run(host.call(key, "web_evaluate", {"script": "1 + 1"}))
             assert not outcome.ok
             assert outcome.error is not None and outcome.error.code == "browser_lost", (
                 outcome.text()
@@ -241,7 +241,7 @@ def test_sessions_spread_over_two_servers_and_fail_over(
         assert time.monotonic() - started < 20
         assert not host.endpoints.endpoints[0].up
         for key in kept:  # the other server's sessions go on as they were
-            outcome = loop.run(host.call(key, "web_evaluate", {"expression": "1 + 1"}))
+            outcome = loop.run(host.call(key, "web_evaluate", {"script": "1 + 1"}))
             assert outcome.ok, outcome.text()
         # a lost session's next call, and a new session, land on the server that is up
         for key in [lost[0], "newcomer"]:

@@ -41,12 +41,12 @@ def test_20_sessions_x_50_calls_over_streamable_http(served: ServedHost) -> None
     async def one_client(number: int) -> list[Any]:
         seen = []
         async with Client(served.mcp_url) as client:
-            await client.call_tool("web_evaluate", {"expression": f"window.owner = {number}"})
+            await client.call_tool("web_evaluate", {"script": f"window.owner = {number}"})
             for _ in range(49):
                 result = await client.call_tool(
                     "web_evaluate",
                     {
-                        "expression": "window.count = (window.count || 0) + 1; [window.owner, window.count]"
+                        "script": "window.count = (window.count || 0) + 1; [window.owner, window.count]"
                     },
                 )
                 assert not result.is_error, result.content
@@ -75,7 +75,7 @@ def test_a_killed_browser_fails_the_calls_cleanly_and_the_next_ones_succeed(app:
         assert len(browsers) == 1
         pending = [
             asyncio.run_coroutine_threadsafe(
-                host.call(key, "web_evaluate", {"expression": "new Promise(() => {})"}), loop.loop
+                host.call(key, "web_evaluate", {"script": "new Promise(() => {})"}), loop.loop
             )
             for key in ("k1", "k2")
         ]
@@ -90,7 +90,7 @@ def test_a_killed_browser_fails_the_calls_cleanly_and_the_next_ones_succeed(app:
             assert outcome.error.code == "browser_crashed", outcome.text()
             assert "relaunched" in outcome.error.message
         for key in ("k1", "k2"):
-            again = loop.run(host.call(key, "web_evaluate", {"expression": "1 + 1"}))
+            again = loop.run(host.call(key, "web_evaluate", {"script": "1 + 1"}))
             assert again.ok and again.value == 2, again.text()
             assert "browser exited" in again.extras["session"]["reason"]
         assert host.pool.launches == 2

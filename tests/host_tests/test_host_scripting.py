@@ -41,14 +41,20 @@ def envelope(session: str, tool: str, arguments: Any, invocation: str = "inv-1")
     }
 
 
-def callback(served: ServedHost, session: str, tool: str, arguments: Any) -> dict[str, Any]:
-    status, answer = post(served.base + "/scripting/callback", envelope(session, tool, arguments))
+def callback(
+    served: ServedHost, session: str, tool: str, arguments: Any, shape: str | None = "host"
+) -> dict[str, Any]:
+    """The call's `call_tool_result`; `shape` is the `X-Result-Shape` header (None: not sent)."""
+    headers = {} if shape is None else {"x-result-shape": shape}
+    status, answer = post(
+        served.base + "/scripting/callback", envelope(session, tool, arguments), headers
+    )
     assert status == 200, answer
     return answer["result"]  # type: ignore[no-any-return]
 
 
 def test_the_envelope_is_kept_exactly(served: ServedHost, app: AppServer) -> None:
-    ok = callback(served, "contract", "web_evaluate", {"expression": "[1, 'two']"})
+    ok = callback(served, "contract", "web_evaluate", {"script": "[1, 'two']"})
     assert ok == {
         "type": "call_tool_result",
         "success": True,
@@ -74,6 +80,28 @@ def test_the_envelope_is_kept_exactly(served: ServedHost, app: AppServer) -> Non
         "path": "width",
         "message": "expected integer, got str",
     }
+
+
+def test_without_the_host_shape_a_success_is_text_only_as_trailblazes_tools_answer(
+    served: ServedHost, app: AppServer
+) -> None:
+    """Trailblaze's SDK returns `structured_content` when it is not null and `text_content`
+    otherwise; its Kotlin tools answer text only, which the generated augmentation declares
+    (`result: string`). Without `X-Result-Shape: host` the host answers the same way."""
+    callback(served, "text-only", "web_navigate", {"url": app.url("/page")}, shape=None)
+    title = callback(served, "text-only", "web_title", {}, shape=None)
+    assert title == {
+        "type": "call_tool_result",
+        "success": True,
+        "text_content": "host e2e",
+        "error_message": "",
+        "structured_content": None,
+    }
+    listed = callback(served, "text-only", "web_evaluate", {"script": "[1, 'two']"}, shape="sdk")
+    assert listed["text_content"] == '[1, "two"]' and listed["structured_content"] is None
+    # A failure keeps its located error either way (the SDK reads only `error_message`).
+    failed = callback(served, "text-only", "web_setViewportSize", {"width": "w"}, shape=None)
+    assert failed["success"] is False and failed["structured_content"]["error"]["path"]
 
 
 def test_undispatchable_requests_get_the_error_variant(served: ServedHost) -> None:

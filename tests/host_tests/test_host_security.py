@@ -156,7 +156,7 @@ def test_a_token_is_required_off_loopback(tmp_path: Any) -> None:
             "action": {
                 "type": "call_tool",
                 "tool_name": "web_evaluate",
-                "arguments_json": '{"expression": "1"}',
+                "arguments_json": '{"script": "1"}',
             },
         }
         status, body, _ = request(
@@ -181,7 +181,7 @@ def test_one_session_cannot_reach_another(served: ServedHost, app: AppServer) ->
         "victim",
         "web_evaluate",
         {
-            "expression": "document.cookie = 'sid=victim'; localStorage.secret = 'v'; console.log('victim-log'); 1"
+            "script": "document.cookie = 'sid=victim'; localStorage.secret = 'v'; console.log('victim-log'); 1"
         },
     )
     callback(
@@ -193,14 +193,14 @@ def test_one_session_cannot_reach_another(served: ServedHost, app: AppServer) ->
         async with Client(served.mcp_url) as client:
             await client.call_tool("web_navigate", {"url": app.url("/page")})
             read = await client.call_tool(
-                "web_evaluate", {"expression": "document.cookie + '|' + localStorage.secret"}
+                "web_evaluate", {"script": "document.cookie + '|' + localStorage.secret"}
             )
             console = await client.call_tool("web_console_messages", {"level": "debug"})
             tabs = await client.call_tool("web_tabs", {})
             routes = await client.call_tool("web_route_list", {})
             fetched = await client.call_tool(
                 "web_evaluate",
-                {"expression": f"fetch({app.url('/api/items')!r}).then(r => r.json())"},
+                {"script": f"fetch({app.url('/api/items')!r}).then(r => r.json())"},
             )
             return {
                 "read": read.structured_content,
@@ -219,17 +219,13 @@ def test_one_session_cannot_reach_another(served: ServedHost, app: AppServer) ->
         "fetched": {"result": {"items": [1, 2, 3]}},
     }
     # A scripting caller naming another transport's session id gets a session of its own.
-    session_id = raw_mcp_call(
-        served.base, "web_evaluate", {"expression": "window.mcpMarker = 'mcp'"}
-    )
-    other = callback(served, session_id, "web_evaluate", {"expression": "typeof window.mcpMarker"})
+    session_id = raw_mcp_call(served.base, "web_evaluate", {"script": "window.mcpMarker = 'mcp'"})
+    other = callback(served, session_id, "web_evaluate", {"script": "typeof window.mcpMarker"})
     assert other["structured_content"] == {"result": "undefined"}
     # The victim still has everything.
     mine = callback(served, "victim", "web_tabs", {"action": "select", "index": 0})
     assert len(mine["structured_content"]["result"]["tabs"]) == 2
     assert (
-        callback(served, "victim", "web_evaluate", {"expression": "document.cookie"})[
-            "text_content"
-        ]
+        callback(served, "victim", "web_evaluate", {"script": "document.cookie"})["text_content"]
         == "sid=victim"
     )

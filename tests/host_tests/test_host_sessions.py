@@ -64,7 +64,7 @@ def test_popups_and_new_pages_join_the_tab_list_and_can_be_acted_on(
     call.ok("tabs", "web_navigate", {"url": app.url("/page")})
     call.ok("tabs", "web_click", {"selector": "#blank"})
     wait_until(lambda: tab_count(call, "tabs") == 2, "the target=_blank tab")
-    call.ok("tabs", "web_evaluate", {"expression": f"window.open({app.url('/page2')!r}) && 1"})
+    call.ok("tabs", "web_evaluate", {"script": f"window.open({app.url('/page2')!r}) && 1"})
     wait_until(lambda: tab_count(call, "tabs") == 3, "the window.open tab")
     call.ok("tabs", "web_context_newPage", {})
     tabs = wait_until(
@@ -83,14 +83,14 @@ def test_popups_and_new_pages_join_the_tab_list_and_can_be_acted_on(
 
 
 def test_closing_the_last_tab_ends_the_session_and_the_next_call_says_so(call: Caller) -> None:
-    call.ok("closing", "web_evaluate", {"expression": "window.marker = 7"})
+    call.ok("closing", "web_evaluate", {"script": "window.marker = 7"})
     assert call.ok("closing", "web_tabs", {"action": "new"})["tabs"][1]["current"]
     call.ok("closing", "web_close", {})  # closes the current (second) tab
     assert tab_count(call, "closing") == 1
     ended = call("closing", "web_tabs", {"action": "close"})
     assert ended.ok and ended.extras["session"]["ended"] is True
     assert "last tab was closed" in ended.extras["session"]["reason"]
-    fresh = call("closing", "web_evaluate", {"expression": "typeof window.marker"})
+    fresh = call("closing", "web_evaluate", {"script": "typeof window.marker"})
     assert fresh.value == "undefined"
     assert (
         fresh.extras["session"]["new"] is True and "last tab" in fresh.extras["session"]["reason"]
@@ -104,21 +104,21 @@ def test_sessions_are_isolated(call: Caller, app: AppServer) -> None:
         "iso-a",
         "web_evaluate",
         {
-            "expression": "document.cookie = 'secret=a'; localStorage.k = 'a'; console.error('a-only'); 1"
+            "script": "document.cookie = 'secret=a'; localStorage.k = 'a'; console.error('a-only'); 1"
         },
     )
     call.ok("iso-a", "web_route", {"url": "**/api/items*", "fulfill": {"json": {"mocked": "a"}}})
     call.ok("iso-a", "web_tabs", {"action": "new"})
     read = "document.cookie + '|' + localStorage.k"
-    assert call.ok("iso-b", "web_evaluate", {"expression": read}) == "|undefined"
+    assert call.ok("iso-b", "web_evaluate", {"script": read}) == "|undefined"
     assert call.ok("iso-b", "web_console_messages", {})["messages"] == []
     assert call.ok("iso-b", "web_route_list", {})["routes"] == []
     assert tab_count(call, "iso-b") == 1
     fetch = f"fetch({app.url('/api/items')!r}).then(r => r.json())"
-    assert call.ok("iso-b", "web_evaluate", {"expression": fetch}) == {"items": [1, 2, 3]}
+    assert call.ok("iso-b", "web_evaluate", {"script": fetch}) == {"items": [1, 2, 3]}
     call.ok("iso-a", "web_tabs", {"action": "select", "index": 0})
-    assert call.ok("iso-a", "web_evaluate", {"expression": fetch}) == {"mocked": "a"}
-    assert call.ok("iso-a", "web_evaluate", {"expression": read}) == "secret=a|a"
+    assert call.ok("iso-a", "web_evaluate", {"script": fetch}) == {"mocked": "a"}
+    assert call.ok("iso-a", "web_evaluate", {"script": read}) == "secret=a|a"
     a, b = call.host.sessions.get("iso-a"), call.host.sessions.get("iso-b")
     assert a is not None and b is not None and a.context is not b.context
     assert len(a.id) == 32 and a.id != b.id and int(a.id, 16) >= 0
@@ -137,19 +137,19 @@ def test_route_fulfill_abort_continue_list_and_unroute(call: Caller, app: AppSer
         },
     )
     assert call.ok(
-        key, "web_evaluate", {"expression": fetch.format(app.url("/api/items?mock"))}
+        key, "web_evaluate", {"script": fetch.format(app.url("/api/items?mock"))}
     ).startswith("201 text/x-mock")
     call.ok(
         key, "web_route", {"url": "**/api/items?abort", "abort": {"errorCode": "connectionrefused"}}
     )
     assert (
-        call.ok(key, "web_evaluate", {"expression": fetch.format(app.url("/api/items?abort"))})
+        call.ok(key, "web_evaluate", {"script": fetch.format(app.url("/api/items?abort"))})
         == "failed"
     )
     call.ok(
         key, "web_route", {"url": "**/api/items?cont", "continue": {"headers": {"x-routed": "yes"}}}
     )
-    call.ok(key, "web_evaluate", {"expression": fetch.format(app.url("/api/items?cont"))})
+    call.ok(key, "web_evaluate", {"script": fetch.format(app.url("/api/items?cont"))})
     assert app.headers_for("/api/items")[-1]["x-routed"] == "yes"
     routes = call.ok(key, "web_route_list", {})["routes"]
     assert [(r["url"], r["action"], r["hits"]) for r in routes] == [
@@ -159,7 +159,7 @@ def test_route_fulfill_abort_continue_list_and_unroute(call: Caller, app: AppSer
     ]
     assert call.ok(key, "web_unroute", {"url": "**/api/items?mock"}) == {"removed": 1, "routes": 2}
     assert call.ok(
-        key, "web_evaluate", {"expression": fetch.format(app.url("/api/items?mock"))}
+        key, "web_evaluate", {"script": fetch.format(app.url("/api/items?mock"))}
     ).startswith("200 application/json")
     call.fails(key, "web_route", {"url": "**", "abort": {}, "continue": {}}, "invalid_argument")
     call.fails(key, "web_route", {"url": "**", "abort": {"errorCode": "nope"}}, "invalid_argument")
@@ -173,7 +173,7 @@ def test_wait_for_response_network_requests(call: Caller, app: AppServer) -> Non
         key,
         "web_evaluate",
         {
-            "expression": f"fetch({app.url('/api/missing')!r}).then(() => fetch({app.url('/api/items?x=1')!r})).then(() => fetch({app.url('/image.png')!r})).then(() => 1)"
+            "script": f"fetch({app.url('/api/missing')!r}).then(() => fetch({app.url('/api/items?x=1')!r})).then(() => fetch({app.url('/image.png')!r})).then(() => 1)"
         },
     )
     items = call.ok(key, "web_waitForResponse", {"url": "**/api/items*"})
@@ -194,7 +194,7 @@ def test_wait_for_response_network_requests(call: Caller, app: AppServer) -> Non
     call.ok(
         key,
         "web_evaluate",
-        {"expression": f"setTimeout(() => fetch({app.url('/api/items?late')!r}), 200); 1"},
+        {"script": f"setTimeout(() => fetch({app.url('/api/items?late')!r}), 200); 1"},
     )
     assert (
         call.ok(key, "web_waitForResponse", {"url": "**/api/items?late", "timeout": 10000})[
@@ -204,7 +204,7 @@ def test_wait_for_response_network_requests(call: Caller, app: AppServer) -> Non
     )
     call.ok(key, "web_route", {"url": "**/api/items?fail", "abort": {}})
     call.ok(
-        key, "web_evaluate", {"expression": f"fetch({app.url('/api/items?fail')!r}).catch(() => 0)"}
+        key, "web_evaluate", {"script": f"fetch({app.url('/api/items?fail')!r}).catch(() => 0)"}
     )
     requests = call.ok(key, "web_network_requests", {})["requests"]
     by_url = {r["url"].removeprefix(app.base): r for r in requests}
@@ -239,7 +239,7 @@ def test_console_messages_levels_page_errors_and_clearing(call: Caller, app: App
         key,
         "web_evaluate",
         {
-            "expression": "console.debug('d'); console.log('l'); console.warn('w'); console.error('e'); setTimeout(() => { throw new Error('uncaught boom') }); 1"
+            "script": "console.debug('d'); console.log('l'); console.warn('w'); console.error('e'); setTimeout(() => { throw new Error('uncaught boom') }); 1"
         },
     )
     call.ok(key, "web_waitForFunction", {"expression": "true"})
@@ -280,10 +280,8 @@ def test_errors_are_results_with_codes(call: Caller) -> None:
     call.fails(
         "errors", "web_click", {"selector": "#nothing-here", "timeout": 200}, "playwright_error"
     )
-    call.fails("errors", "web_evaluate", {"expression": "'x'.repeat(2000000)"}, "result_too_large")
-    assert (
-        call.ok("errors", "web_evaluate", {"expression": "1 + 1"}) == 2
-    )  # the session still works
+    call.fails("errors", "web_evaluate", {"script": "'x'.repeat(2000000)"}, "result_too_large")
+    assert call.ok("errors", "web_evaluate", {"script": "1 + 1"}) == 2  # the session still works
     outcome = call.loop.run(
         call.host.call("errors", "web_title", {}, enabled=frozenset({"web_evaluate"}))
     )
@@ -297,7 +295,7 @@ def test_a_crashed_tab_is_replaced(call: Caller, app: AppServer) -> None:
     # chrome://crash is refused like every chrome: URL; the renderer is crashed through DevTools
     # while a call waits on it.
     pending = asyncio.run_coroutine_threadsafe(
-        call.host.call(key, "web_evaluate", {"expression": "new Promise(() => {})"}), call.loop.loop
+        call.host.call(key, "web_evaluate", {"script": "new Promise(() => {})"}), call.loop.loop
     )
     session = wait_until(
         lambda: (s := call.host.sessions.get(key)) and s.inflight and s, "the call in flight"
@@ -307,7 +305,7 @@ def test_a_crashed_tab_is_replaced(call: Caller, app: AppServer) -> None:
     assert not crashed.ok and crashed.error is not None and crashed.error.code == "tab_crashed", (
         crashed.text()
     )
-    after = call(key, "web_evaluate", {"expression": "location.href"})
+    after = call(key, "web_evaluate", {"script": "location.href"})
     assert after.ok and after.value == "about:blank", after.text()
     tabs = call.ok(key, "web_tabs", {})["tabs"]
     assert [t["url"] for t in tabs] == [app.url("/page"), "about:blank"] and tabs[1]["current"]
@@ -317,21 +315,21 @@ def test_idle_sessions_are_closed_and_the_limit_is_enforced(loop: LoopThread) ->
     host = Host(host_config(max_sessions=2, idle_timeout=30, dialog_policy="dismiss"))
     caller = Caller(loop, host)
     try:
-        caller.ok("one", "web_evaluate", {"expression": "window.keep = 1"})
-        caller.ok("two", "web_evaluate", {"expression": "1"})
-        full = caller.fails("three", "web_evaluate", {"expression": "1"}, "too_many_sessions")
+        caller.ok("one", "web_evaluate", {"script": "window.keep = 1"})
+        caller.ok("two", "web_evaluate", {"script": "1"})
+        full = caller.fails("three", "web_evaluate", {"script": "1"}, "too_many_sessions")
         assert "--max-sessions" in full.error.message  # type: ignore[union-attr]
         # The "dismiss" policy answers a dialog at once and says so.
-        dismissed = caller("two", "web_evaluate", {"expression": "confirm('sure?')"})
+        dismissed = caller("two", "web_evaluate", {"script": "confirm('sure?')"})
         assert dismissed.value is False and dismissed.extras["notes"][0]["how"].startswith(
             "answered by the 'dismiss'"
         )
         # "one" stays busy-free; pretend 31 s passed: both sessions are reaped.
         assert loop.run(host.sessions.reap_idle(time.monotonic() + 31)) == 2
         assert len(host.sessions) == 0
-        again = caller("one", "web_evaluate", {"expression": "typeof window.keep"})
+        again = caller("one", "web_evaluate", {"script": "typeof window.keep"})
         assert again.value == "undefined" and "idle" in again.extras["session"]["reason"]
-        caller.ok("three", "web_evaluate", {"expression": "1"})
+        caller.ok("three", "web_evaluate", {"script": "1"})
     finally:
         loop.run(host.close())
 

@@ -45,7 +45,7 @@ def _nested(depth: int) -> Any:
 OVERSIZED_CALLS = {
     "10 MB target": ("browser_click", {"target": "a" * HUGE}),
     "10 MB text": ("browser_type", {"target": "#x", "text": "a" * HUGE}),
-    "10 MB expression": ("web_evaluate", {"expression": "a" * HUGE}),
+    "10 MB expression": ("web_evaluate", {"script": "a" * HUGE}),
     "10 MB url": ("browser_navigate", {"url": "http://127.0.0.1/" + "a" * HUGE}),
     "5 MiB route body": (
         "browser_route",
@@ -53,7 +53,7 @@ OVERSIZED_CALLS = {
     ),
     # The Python SDK cannot serialize 1,000 levels (pydantic stops it); the raw tests below
     # send 10,000.
-    "200 deep": ("web_evaluate", {"expression": "1", "arg": _nested(200)}),
+    "200 deep": ("web_evaluate", {"script": "1", "arg": _nested(200)}),
 }
 
 
@@ -68,7 +68,7 @@ async def _refused_calls(client: Client) -> dict[str, tuple[str, float]]:
             seen[name] = (error.error.message, time.monotonic() - started)
         else:
             seen[name] = ("answered without an error", time.monotonic() - started)
-    good = await client.call_tool("web_evaluate", {"expression": "6 * 7"})
+    good = await client.call_tool("web_evaluate", {"script": "6 * 7"})
     seen["then"] = (json.dumps(good.structured_content), 0.0)
     return seen
 
@@ -137,7 +137,7 @@ def test_raw_stdio_lines_are_answered_under_their_own_id_wherever_it_stands() ->
         # A nested "id" is not the request's: the message's own cannot be read, so null.
         client.send(b'{"method":"tools/call","params":{"id":5,"x":' + b"[" * 10_000 + b"}")
         assert client.answer()["id"] is None
-        good = client.call(1, "web_evaluate", {"expression": "6 * 7"})
+        good = client.call(1, "web_evaluate", {"script": "6 * 7"})
         assert good["result"]["structuredContent"]["result"] == 42
     finally:
         client.process.kill()
@@ -259,7 +259,7 @@ def test_no_field_of_the_scripting_callback_gets_a_5xx(http_host: ServedHost) ->
         "action": {
             "type": "call_tool",
             "tool_name": "web_evaluate",
-            "arguments_json": json.dumps({"expression": "1"}),
+            "arguments_json": json.dumps({"script": "1"}),
         },
     }
     failures = []
@@ -301,7 +301,7 @@ def test_no_field_of_an_mcp_request_gets_a_5xx(http_host: ServedHost) -> None:
         "jsonrpc": "2.0",
         "id": 1,
         "method": "tools/call",
-        "params": {"name": "web_evaluate", "arguments": {"expression": "1"}},
+        "params": {"name": "web_evaluate", "arguments": {"script": "1"}},
     }
     failures = []
     tried = 0
@@ -349,7 +349,7 @@ def test_a_tab_that_closes_itself_while_a_navigation_waits_on_a_server_that_neve
         assert time.monotonic() - started < navigation_s + 10
         # The next call runs at once, in a live tab, and says what happened.
         started = time.monotonic()
-        after = call(key, "web_evaluate", {"expression": "6 * 7"}, timeout=120)
+        after = call(key, "web_evaluate", {"script": "6 * 7"}, timeout=120)
         took = time.monotonic() - started
         assert after.ok and after.value == 42, after.text()
         assert took < 5, took
@@ -372,7 +372,7 @@ def test_every_request_sent_before_stdin_closed_is_answered_before_the_host_exit
     client = StdioClient()
     try:
         client.start()
-        assert client.call(1, "web_evaluate", {"expression": "1"})["id"] == 1
+        assert client.call(1, "web_evaluate", {"script": "1"})["id"] == 1
         # One session runs its calls in turn: the one that never ends comes last.
         calls = {
             2: "new Promise(r => setTimeout(() => r('slow'), 2000))",
@@ -385,7 +385,7 @@ def test_every_request_sent_before_stdin_closed_is_answered_before_the_host_exit
                     "jsonrpc": "2.0",
                     "id": request_id,
                     "method": "tools/call",
-                    "params": {"name": "web_evaluate", "arguments": {"expression": expression}},
+                    "params": {"name": "web_evaluate", "arguments": {"script": expression}},
                 }
             )
         client.send({"jsonrpc": "2.0", "id": 5, "method": "tools/list"})
@@ -503,7 +503,7 @@ def test_shared_and_service_workers_are_refused_and_dedicated_ones_still_run(
         key = "lasting-workers"
         call.ok(key, "web_navigate", {"url": hostile_pages.url("/lasting-workers")})
         outcome = {
-            name: call.ok(key, "web_evaluate", {"expression": f"outcome.{name}"})
+            name: call.ok(key, "web_evaluate", {"script": f"outcome.{name}"})
             for name in ("shared", "service", "dedicated")
         }
         assert outcome["shared"] == f"SecurityError: {LASTING_WORKERS_REFUSED}", outcome
@@ -514,7 +514,7 @@ def test_shared_and_service_workers_are_refused_and_dedicated_ones_still_run(
             key,
             "web_evaluate",
             {
-                "expression": "(() => { try { delete window.SharedWorker;"
+                "script": "(() => { try { delete window.SharedWorker;"
                 " SharedWorker = function () {}; } catch (e) {}"
                 " try { new SharedWorker('data:text/javascript,1'); return 'started'; }"
                 " catch (e) { return e.name; } })()"

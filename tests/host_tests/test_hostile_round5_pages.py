@@ -80,7 +80,7 @@ def _current(call: Caller, key: str) -> Tab:
 def _mark(call: Caller, key: str, url: str) -> tuple[Tab, Any]:
     """Open `url`, set a marker in the page; the tab and its page object."""
     call.ok(key, "web_navigate", {"url": url, "timeout": 60_000})
-    call.ok(key, "web_evaluate", {"expression": "window.marker = 'still here'; 1"})
+    call.ok(key, "web_evaluate", {"script": "window.marker = 'still here'; 1"})
     tab = _current(call, key)
     return tab, tab.page
 
@@ -89,7 +89,7 @@ def _still_there(call: Caller, key: str, tab: Tab, page: Any, url: str) -> None:
     """The same tab, page object, URL and marker; the next call answers."""
     now = _current(call, key)
     assert now is tab and now.page is page and not page.is_closed()
-    assert call.ok(key, "web_evaluate", {"expression": "[location.href, window.marker]"}) == [
+    assert call.ok(key, "web_evaluate", {"script": "[location.href, window.marker]"}) == [
         url,
         "still here",
     ]

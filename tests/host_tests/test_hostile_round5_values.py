@@ -182,10 +182,10 @@ def test_the_storage_state_option_refuses_a_bad_file_in_one_line(tmp_path: Path,
 def test_a_number_past_a_doubles_range_is_refused_naming_the_argument(calls: Calls) -> None:
     # JavaScript reads it as Infinity; it used to reach the page as one.
     message = calls.refused(
-        "numbers", "web_evaluate", {"expression": "x => String(x)", "arg": [1, 10**400]}, "arg[1]"
+        "numbers", "web_evaluate", {"script": "x => String(x)", "arg": [1, 10**400]}, "arg[1]"
     )
     assert "past the range" in message
-    assert calls.ok("numbers", "web_evaluate", {"expression": "x => x", "arg": 2**53}) == 2**53
+    assert calls.ok("numbers", "web_evaluate", {"script": "x => x", "arg": 2**53}) == 2**53
 
 
 @pytest.mark.parametrize(
@@ -337,7 +337,7 @@ def test_a_state_playwright_saved_with_indexeddb_passes_the_rules_and_restores(
 ) -> None:
     # The rules mirror Playwright's; a state Playwright itself wrote (IndexedDB and all) passes.
     calls.ok("idb", "browser_navigate", {"url": app.url("/page")})
-    assert calls.ok("idb", "web_evaluate", {"expression": IDB_SCRIPT}) is True
+    assert calls.ok("idb", "web_evaluate", {"script": IDB_SCRIPT}) is True
     state = calls.ok("idb", "web_context_storageState", {"indexedDB": True})
     databases = state["origins"][0]["indexedDB"]
     assert databases[0]["name"] == "shop" and databases[0]["stores"][0]["records"], state
@@ -345,7 +345,7 @@ def test_a_state_playwright_saved_with_indexeddb_passes_the_rules_and_restores(
     saved.write_text(json.dumps(state))
     calls.ok("idb-restored", "browser_set_storage_state", {"filename": saved.name})
     calls.ok("idb-restored", "browser_navigate", {"url": app.url("/page")})
-    assert calls.ok("idb-restored", "web_evaluate", {"expression": "localStorage.flavour"}) == "oat"
+    assert calls.ok("idb-restored", "web_evaluate", {"script": "localStorage.flavour"}) == "oat"
 
 
 def _one(**fields: Any) -> bytes:

@@ -201,7 +201,7 @@ def test_no_callers_string_names_another_callers_session(call: Caller, pages: Ho
     ).ok
     stolen = call.loop.run(host.call(attacker, "web_navigate", {"url": pages.url("/plain")}))
     assert stolen.ok
-    seen = call.loop.run(host.call(attacker, "web_evaluate", {"expression": "document.cookie"}))
+    seen = call.loop.run(host.call(attacker, "web_evaluate", {"script": "document.cookie"}))
     assert seen.value == "", seen.text()
     assert victim.sub("default") != attacker and attacker.sub("default") != victim.sub("default")
     # Keys of different transports never meet, whatever their text.
@@ -230,10 +230,10 @@ for _ in range(40):
         ("web_snapshot", {"depth": -5}, "depth", "at least 1"),
         ("web_route", {"url": "**", "times": 0, "abort": {}}, "times", "at least 1"),
         ("select_option", {"target": "#s", "values": []}, "values", "at least 1"),
-        ("web_evaluate", {"expression": "1", "arg": NESTED_40}, "arg", "nested more than 32"),
-        ("web_evaluate", {"expression": "'\ud800'"}, "expression", "lone surrogate"),
+        ("web_evaluate", {"script": "1", "arg": NESTED_40}, "arg", "nested more than 32"),
+        ("web_evaluate", {"script": "'\ud800'"}, "script", "lone surrogate"),
         ("web_fill", {"selector": "#\ud800", "value": "x"}, "selector", "lone surrogate"),
-        ("web_evaluate", {"expression": "1", "arg": float("nan")}, "arg", "JSON can carry"),
+        ("web_evaluate", {"script": "1", "arg": float("nan")}, "arg", "JSON can carry"),
         ("web_navigate", {"url": "http://x/" + "a" * 3_000_000}, "url", "at most 2097152"),
     ],
 )
@@ -274,10 +274,10 @@ def test_argument_limits_walk_without_recursion() -> None:
 def test_a_call_that_never_returns_is_abandoned_and_the_next_call_runs(loop: LoopThread) -> None:
     with running(loop, navigation_timeout=2) as call:
         key = "never"
-        hanging = call.start(key, "web_evaluate", {"expression": "new Promise(() => {})"})
+        hanging = call.start(key, "web_evaluate", {"script": "new Promise(() => {})"})
         wait_until(lambda: (s := call.host.sessions.get(key)) and s.inflight, "the call to start")
         # The next call of the same session waits behind it only until its deadline.
-        second = call.start(key, "web_evaluate", {"expression": "6 * 7"})
+        second = call.start(key, "web_evaluate", {"script": "6 * 7"})
         first = hanging.result(60)
         assert first.error is not None and first.error.code == "timeout", first.text()
         assert "abandoned" in first.error.message
@@ -291,7 +291,7 @@ def test_a_script_looping_in_the_page_is_stopped(loop: LoopThread, pages: Hostil
         call.ok(
             key, "web_navigate", {"url": pages.url("/busy"), "timeout": 30_000}
         )  # launch included
-        looped = call(key, "web_evaluate", {"expression": "while (true) {}"})
+        looped = call(key, "web_evaluate", {"script": "while (true) {}"})
         assert looped.error is not None and looped.error.code == "timeout", looped.text()
         # The same tab answers again: the loop was stopped through its DevTools session.
         assert call.ok(key, "web_title") == "busy"
@@ -304,20 +304,20 @@ def test_a_tab_that_stops_answering_is_replaced(loop: LoopThread, pages: Hostile
         call.ok(
             key, "web_navigate", {"url": pages.url("/sync-wait"), "timeout": 30_000}
         )  # launch included
-        frozen = call(key, "web_evaluate", {"expression": "document.getElementById('go').click()"})
+        frozen = call(key, "web_evaluate", {"script": "document.getElementById('go').click()"})
         assert frozen.error is not None and frozen.error.code == "timeout", frozen.text()
         notes = frozen.extras.get("notes") or []
         after = call(key, "web_url", {})
         notes += after.extras.get("notes") or []
         assert after.ok and after.value == "about:blank", after.text()
         assert any(n.get("event") == "tab_hung" for n in notes), notes
-        assert call.ok(key, "web_evaluate", {"expression": "1 + 2"}) == 3
+        assert call.ok(key, "web_evaluate", {"script": "1 + 2"}) == 3
 
 
 def test_a_page_that_closes_its_last_tab_mid_navigation(call: Caller, pages: HostilePages) -> None:
     key = "self-closing"
     call.ok(key, "web_navigate", {"url": pages.url("/opener")})
-    call.ok(key, "web_evaluate", {"expression": "document.cookie = 'kept=1'; 1"})
+    call.ok(key, "web_evaluate", {"script": "document.cookie = 'kept=1'; 1"})
     call.ok(key, "web_click", {"selector": "#go"})
     wait_until(lambda: len(call.ok(key, "web_tabs")["tabs"]) == 2, "the popup")
     call.ok(key, "web_tabs", {"action": "select", "index": 1})
@@ -331,7 +331,7 @@ def test_a_page_that_closes_its_last_tab_mid_navigation(call: Caller, pages: Hos
     notes = (answered.extras.get("notes") or []) + (after.extras.get("notes") or [])
     assert any(n.get("event") == "tab_closed_by_page" for n in notes), notes
     # The session lives on (its cookie too): only the tab was new.
-    assert "kept=1" in call.ok(key, "web_evaluate", {"expression": "document.cookie"})
+    assert "kept=1" in call.ok(key, "web_evaluate", {"script": "document.cookie"})
 
 
 def test_a_dead_driver_is_replaced_for_every_session(loop: LoopThread, pages: HostilePages) -> None:
@@ -340,7 +340,7 @@ def test_a_dead_driver_is_replaced_for_every_session(loop: LoopThread, pages: Ho
         for key in ("d1", "d2"):
             call.ok(key, "web_navigate", {"url": pages.url("/plain")})
         pending = [
-            call.start(key, "web_evaluate", {"expression": "new Promise(() => {})"})
+            call.start(key, "web_evaluate", {"script": "new Promise(() => {})"})
             for key in ("d1", "d2")
         ]
         wait_until(
@@ -393,7 +393,7 @@ def test_a_browser_that_hangs_at_launch_is_bounded(loop: LoopThread, tmp_path: P
 
 def test_results_are_json_every_encoder_accepts(call: Caller) -> None:
     key = "json"
-    assert call.ok(key, "web_evaluate", {"expression": "[NaN, Infinity, -Infinity, 1]"}) == [
+    assert call.ok(key, "web_evaluate", {"script": "[NaN, Infinity, -Infinity, 1]"}) == [
         None,
         None,
         None,
@@ -401,17 +401,17 @@ def test_results_are_json_every_encoder_accepts(call: Caller) -> None:
     ]
     text = call.ok(key, "evaluate", {"expression": "'a' + String.fromCharCode(0xd800) + 'b'"})
     assert text == "a\ufffdb"
-    call.ok(key, "web_evaluate", {"expression": "document.title = String.fromCharCode(0xdc00)"})
+    call.ok(key, "web_evaluate", {"script": "document.title = String.fromCharCode(0xdc00)"})
     assert call.ok(key, "web_title") == "\ufffd"
 
 
 def test_huge_results_are_refused_in_the_page(call: Caller, pages: HostilePages) -> None:
     key = "huge"
     for tool, arguments in (
-        ("web_evaluate", {"expression": "'x'.repeat(100 * 1024 * 1024)"}),
+        ("web_evaluate", {"script": "'x'.repeat(100 * 1024 * 1024)"}),
         ("evaluate", {"expression": "() => 'x'.repeat(100 * 1024 * 1024)"}),
         ("webBrowser", {"action": "evaluate", "value": "'x'.repeat(100 * 1024 * 1024)"}),
-        ("web_evaluate", {"expression": "Array.from({length: 3e6}, (_, i) => i)"}),
+        ("web_evaluate", {"script": "Array.from({length: 3e6}, (_, i) => i)"}),
     ):
         started = time.monotonic()
         refused = call.fails(key, tool, arguments, "result_too_large")
@@ -438,7 +438,7 @@ def test_a_console_flood_stays_in_the_page(call: Caller, pages: HostilePages) ->
     )
     assert messages["dropped"] >= 90_000 and len(messages["messages"]) <= 1000
     # Another session is untouched, and a new one starts.
-    assert call.ok("bystander", "web_evaluate", {"expression": "1 + 1"}) == 2
+    assert call.ok("bystander", "web_evaluate", {"script": "1 + 1"}) == 2
     call.loop.run(call.host.end_session(key))
 
 
@@ -479,7 +479,7 @@ def test_a_flood_that_bypasses_the_page_limit_is_not_listened_to(
             return any(n.get("kind") == "network" for n in seen)
 
         wait_until(paused, "the flood note")
-        assert call.ok("bystander", "web_evaluate", {"expression": "2 + 2"}) == 4
+        assert call.ok("bystander", "web_evaluate", {"script": "2 + 2"}) == 4
 
 
 def test_popup_and_dialog_floods_are_capped(loop: LoopThread, pages: HostilePages) -> None:
@@ -524,7 +524,7 @@ def test_pages_cannot_reach_the_hosts_own_port(
                 key,
                 "web_evaluate",
                 {
-                    "expression": f"fetch('http://{host}:{port}/callback', {{method: 'POST', "
+                    "script": f"fetch('http://{host}:{port}/callback', {{method: 'POST', "
                     "mode: 'no-cors', body: 'x'}).then(() => 'sent', () => 'blocked')"
                 },
             )

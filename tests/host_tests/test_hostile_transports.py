@@ -152,7 +152,10 @@ def test_the_hosts_own_browser_cannot_drive_the_host(
         f"headers: {{'content-type': 'text/plain'}}, body: {json.dumps(forged)}}})"
         ".then(() => 'sent', () => 'blocked')"
     )
-    status, answer = script(guarded.base, "web_evaluate", {"expression": attack})
+    # The host's structured content (`X-Result-Shape: host`) carries the session's notes.
+    status, answer = script(
+        guarded.base, "web_evaluate", {"script": attack}, **{"x-result-shape": "host"}
+    )
     assert status == 200 and answer["result"]["structured_content"]["result"] == "blocked", answer
     assert "/plain?forged" not in pages.seen
     notes = answer["result"]["structured_content"].get("notes") or []
@@ -236,7 +239,7 @@ def test_a_connection_flood_neither_exhausts_descriptors_nor_locks_clients_out(
             idle.append(_connect(guarded.base))
         # A real client still gets in (the oldest idle connection gives way), and at once.
         started = time.monotonic()
-        status, body = script(guarded.base, "web_evaluate", {"expression": "40 + 2"})
+        status, body = script(guarded.base, "web_evaluate", {"script": "40 + 2"})
         assert status == 200 and body["result"]["success"], body
         assert time.monotonic() - started < 20
         held = len(os.listdir(f"/proc/{guarded.process.pid}/fd"))
@@ -266,7 +269,7 @@ BAD_BODIES = [
     b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a\\ud800"}}',
     b'{"jsonrpc": "2.0", "id": 1e999999, "method": "x"}',
     b'{"version": 1, "session_id": "s", "invocation_id": "i", "action": {"type": "call_tool", '
-    b'"tool_name": "web_evaluate", "arguments_json": "{\\"expression\\": \\"\\\\ud800\\"}"}}',
+    b'"tool_name": "web_evaluate", "arguments_json": "{\\"script\\": \\"\\\\ud800\\"}"}}',
 ]
 
 
@@ -413,7 +416,7 @@ def test_bad_lines_on_stdio_are_answered_and_the_server_goes_on() -> None:
         client.start()
         bad = [
             (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "a\\ud800", "arguments": {}}}', 7),
-            (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "web_evaluate", "arguments": {"expression": "1", "arg": ' + b"[" * 250 + b"1" + b"]" * 250 + b"}}}", 8),
+            (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "web_evaluate", "arguments": {"script": "1", "arg": ' + b"[" * 250 + b"1" + b"]" * 250 + b"}}}", 8),
             (b"\xff\xfe", None),
             (b"not json", None),
             (b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "web_title", "arguments": {"x": "' + b"a" * (5 * 1024 * 1024) + b'"}}}', 9),
@@ -423,7 +426,7 @@ def test_bad_lines_on_stdio_are_answered_and_the_server_goes_on() -> None:
             answer = client.answer()
             assert "error" in answer and answer["id"] == request_id, answer
             assert answer["error"]["message"], answer
-        listed = client.call(10, "web_evaluate", {"expression": "2 + 3"})
+        listed = client.call(10, "web_evaluate", {"script": "2 + 3"})
         assert listed["id"] == 10 and listed["result"]["structuredContent"]["result"] == 5
         # JSON text with a lone surrogate escape: the SDK's parser refuses it; the transport says so.
         refused = client.call(11, "web_fill", {"selector": "#\ud800", "value": "x"})
@@ -437,7 +440,7 @@ def test_bad_lines_on_stdio_are_answered_and_the_server_goes_on() -> None:
 def test_a_signal_ends_the_stdio_host_whatever_its_client_does(signum: int) -> None:
     client = StdioClient()
     client.start()
-    assert client.call(1, "web_evaluate", {"expression": "1"})["result"]["isError"] is False
+    assert client.call(1, "web_evaluate", {"script": "1"})["result"]["isError"] is False
     browsers = wait_until(client.browsers, "the browser")
     # The client keeps stdin open and a call is running.
     client.send(
@@ -447,7 +450,7 @@ def test_a_signal_ends_the_stdio_host_whatever_its_client_does(signum: int) -> N
             "method": "tools/call",
             "params": {
                 "name": "web_evaluate",
-                "arguments": {"expression": "new Promise(() => {})"},
+                "arguments": {"script": "new Promise(() => {})"},
             },
         }
     )
@@ -462,7 +465,7 @@ def test_a_signal_ends_the_stdio_host_whatever_its_client_does(signum: int) -> N
 def test_a_closed_stdout_ends_the_stdio_host_quietly() -> None:
     client = StdioClient()
     client.start()
-    assert client.call(1, "web_evaluate", {"expression": "1"})["result"]["isError"] is False
+    assert client.call(1, "web_evaluate", {"script": "1"})["result"]["isError"] is False
     browsers = wait_until(client.browsers, "the browser")
     client.close_stdout()
     client.send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})

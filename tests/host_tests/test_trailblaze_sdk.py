@@ -2,7 +2,9 @@
 `client.tools.web_x(args)` proxy, run as it ships (sdks/typescript/src/client.ts of the commit the
 Trailblaze API setting names, transpiled without type checks: the typing is checked by
 tests/test_kotlin.py and scripts/trailblaze_check.py), reaches the host over the scripting
-callback, and returns the tool's result.
+callback, and returns the tool's result as the generated augmentation declares it (text, as
+Trailblaze's Kotlin tools answer); `web_evaluate`'s three call styles (a function, a string,
+`{ script }`) reach the generated `web_evaluate`, whose wire name is `script`.
 
 The SDK source comes from a local clone of block/trailblaze (TRAILBLAZE_GIT_DIR, else the mirror
 the project's sessions fetch); without one the test is skipped, saying so."""
@@ -33,13 +35,18 @@ const client = createClient({
 const headers = await client.tools.web_setExtraHTTPHeaders({ headers: { "x-from-sdk": "yes" } });
 await client.tools.web_navigate({ url: process.env.APP_URL + "/page" });
 const title = await client.tools.web_title({});
+// web_evaluate's three call styles (the SDK sends `{ script }` for each): a function with its
+// arguments, a bare string, and the args object.
+const product = await client.tools.web_evaluate((a, b) => a * b, 6, 7);
+const read = await client.tools.web_evaluate("document.title + '|' + location.pathname");
+const listed = await client.tools.web_evaluate({ script: "[1, 'two', null]" });
 let failed = "";
 try {
   await client.tools.web_setExtraHTTPHeaders({ headers: 5 });
 } catch (e) {
   failed = String(e.message);
 }
-console.log(JSON.stringify({ headers, title, failed }));
+console.log(JSON.stringify({ headers, title, product, read, listed, failed }));
 """
 
 
@@ -90,11 +97,13 @@ def test_the_sdk_client_reaches_the_host_over_the_scripting_callback(
     )
     assert ran.returncode == 0, ran.stderr
     result = json.loads(ran.stdout.strip().splitlines()[-1])
-    # The host's `structured_content` wraps a value as MCP does (`{"result": value}`), and the SDK
-    # hands a tool's structured content back as it is: a difference from Trailblaze's Kotlin
-    # tools, whose text the SDK returns (docs/generator.md, "what still differs").
-    assert result["headers"] == {"result": None}
-    assert isinstance(result["title"]["result"], str)
+    # What the generated augmentation declares (`result: string`): the text a Kotlin shim returns,
+    # a string as it is, any other value as JSON, nothing for no value.
+    assert result["headers"] == ""
+    assert result["title"] == "host e2e"
+    assert result["product"] == "42"
+    assert result["read"] == "host e2e|/page"
+    assert result["listed"] == '[1, "two", null]'
     # A refused call is the SDK's thrown error, carrying the host's code.
     assert "invalid_argument" in result["failed"], result
     assert any(h.get("x-from-sdk") == "yes" for h in app.headers_for("/page"))

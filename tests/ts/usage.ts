@@ -28,7 +28,7 @@ const functionsMatchTools: Equals<
 
 // ---- Argument and result types of each tool ------------------------------------------
 
-const evaluateArgs: Equals<WebTools["web_evaluate"]["args"], { expression: string; arg?: JsonValue }> = true;
+const evaluateArgs: Equals<WebTools["web_evaluate"]["args"], { script: string; arg?: JsonValue }> = true;
 const evaluateResult: Equals<WebTools["web_evaluate"]["result"], JsonValue> = true;
 const headersArgs: Equals<WebTools["web_setExtraHTTPHeaders"]["args"], { headers: Record<string, string> }> = true;
 const viewportArgs: Equals<WebTools["web_setViewportSize"]["args"], { width: number; height: number }> = true;
@@ -58,12 +58,12 @@ export async function correctUse(): Promise<void> {
   const headers: null = await client.tools.web_setExtraHTTPHeaders({ headers: { "x-a": "1" } });
   await client.tools.web_setExtraHTTPHeaders({ headers: {} });
 
-  const two: JsonValue = await client.tools.web_evaluate({ expression: "1 + 1" });
+  const two: JsonValue = await client.tools.web_evaluate({ script: "1 + 1" });
   const echoed: JsonValue = await client.tools.web_evaluate({
-    expression: "(x) => x",
+    script: "(x) => x",
     arg: { n: 1, list: [true, null, "s", 2.5], nested: { deep: [] } },
   });
-  await client.tools.web_evaluate({ expression: "(x) => x", arg: null });
+  await client.tools.web_evaluate({ script: "(x) => x", arg: null });
 
   const viewport: null = await client.tools.web_setViewportSize({ width: 800, height: 600 });
 
@@ -77,8 +77,8 @@ export async function correctUse(): Promise<void> {
   const offline: null = await client.tools.web_setOfflineMode({ offline: true });
   const initScript: null = await client.tools.web_addInitScript({ script: "window.seeded = 42;" });
 
-  const viaCall: JsonValue = await client.call("web_evaluate", { expression: "document.title" });
-  const viaCallWithArg: JsonValue = await client.call("web_evaluate", { expression: "(x) => x", arg: [1, 2] });
+  const viaCall: JsonValue = await client.call("web_evaluate", { script: "document.title" });
+  const viaCallWithArg: JsonValue = await client.call("web_evaluate", { script: "(x) => x", arg: [1, 2] });
   const offlineViaCall: null = await client.call("web_setOfflineMode", { offline: false });
 
   // A name chosen at run time still gets the matching argument type.
@@ -88,7 +88,7 @@ export async function correctUse(): Promise<void> {
   }
 
   // The JSON result narrows like any JsonValue.
-  const result = await client.tools.web_evaluate({ expression: "1 + 1" });
+  const result = await client.tools.web_evaluate({ script: "1 + 1" });
   if (typeof result === "number") {
     const fixed: string = result.toFixed(2);
   }
@@ -117,7 +117,7 @@ export async function wrongUse(): Promise<void> {
   // @ts-expect-error
   await client.tools.web_setViewportSize({ width: 800, height: 600, deviceScaleFactor: 2 });
   // @ts-expect-error
-  await client.tools.web_evaluate({ expression: "1", args: [1] });
+  await client.tools.web_evaluate({ script: "1", args: [1] });
   // @ts-expect-error
   await client.tools.web_setGeolocation({ geolocation: { latitude: 1, longitude: 2, altitude: 3 } });
 
@@ -129,9 +129,9 @@ export async function wrongUse(): Promise<void> {
   // @ts-expect-error
   await client.tools.web_addInitScript({ script: () => 1 });
   // @ts-expect-error -- a function is not JSON
-  await client.tools.web_evaluate({ expression: "(x) => x", arg: () => 1 });
+  await client.tools.web_evaluate({ script: "(x) => x", arg: () => 1 });
   // @ts-expect-error -- neither is a Date
-  await client.tools.web_evaluate({ expression: "(x) => x", arg: new Date() });
+  await client.tools.web_evaluate({ script: "(x) => x", arg: new Date() });
 
   // The geolocation object needs both coordinates.
   // @ts-expect-error
@@ -164,7 +164,7 @@ export async function wrongUse(): Promise<void> {
 
   // client.call checks the arguments against the named tool.
   // @ts-expect-error
-  await client.call("web_evaluate", { script: "1" });
+  await client.call("web_evaluate", { expression: "1" });
   // @ts-expect-error
   await client.call("web_setViewportSize", { expression: "1 + 1" });
 
@@ -172,9 +172,9 @@ export async function wrongUse(): Promise<void> {
   // @ts-expect-error -- the result is null, not a number
   const width: number = await client.tools.web_setViewportSize({ width: 800, height: 600 });
   // @ts-expect-error -- a JsonValue may be null or a string: no .toFixed without narrowing
-  (await client.tools.web_evaluate({ expression: "1 + 1" })).toFixed(2);
+  (await client.tools.web_evaluate({ script: "1 + 1" })).toFixed(2);
   // @ts-expect-error -- the result is a Promise, not the value
-  const notAwaited: JsonValue = client.call("web_evaluate", { expression: "1" });
+  const notAwaited: JsonValue = client.call("web_evaluate", { script: "1" });
   // @ts-expect-error -- null result via call
   const offlineFlag: boolean = await client.call("web_setOfflineMode", { offline: true });
 

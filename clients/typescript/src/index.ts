@@ -182,7 +182,9 @@ export function createClient(options: ClientOptions): HostClient {
     args: ToolArgs<K>,
   ): Promise<{ result: ToolResult<K>; extras: CallExtras }> {
     invocations += 1;
-    const headers: Record<string, string> = { "content-type": "application/json" };
+    // `x-result-shape: host`: a success's structured_content is the host's `{result, ...extras}`
+    // (without it the host answers as Trailblaze's Kotlin tools do, text only).
+    const headers: Record<string, string> = { "content-type": "application/json", "x-result-shape": "host" };
     if (options.token !== undefined) headers["authorization"] = `Bearer ${options.token}`;
     const response = await fetch(endpoint, {
       method: "POST",

@@ -31,14 +31,14 @@ async function main(): Promise<void> {
   // 2. Init script: runs in the next document.
   await client.tools.web_addInitScript({ script: "window.__fromInitScript = 'ts-' + (6 * 7);" });
   await client.tools.web_navigate({ url: `${appUrl}/page` });
-  check((await client.tools.web_evaluate({ expression: "window.__fromInitScript" })) === "ts-42", "init script ran");
+  check((await client.tools.web_evaluate({ script: "window.__fromInitScript" })) === "ts-42", "init script ran");
   done.push("addInitScript");
 
   // 3. Geolocation: the page reads the position we set.
   await client.tools.web_context_grantPermissions({ permissions: ["geolocation"] });
   await client.tools.web_setGeolocation({ geolocation: { latitude: 52.5, longitude: 13.4 } });
   const position = await client.tools.web_evaluate({
-    expression:
+    script:
       "new Promise((ok, ko) => navigator.geolocation.getCurrentPosition(p => ok([p.coords.latitude, p.coords.longitude]), e => ko(e.message)))",
   });
   check(JSON.stringify(position) === JSON.stringify([52.5, 13.4]), `geolocation seen in the page: ${JSON.stringify(position)}`);
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const before = (await serverSaw()).count;
   await client.tools.web_setOfflineMode({ offline: true });
   const offline = await client.tools.web_evaluate({
-    expression: `fetch(${JSON.stringify(appUrl + "/page")}).then(() => 'reached', () => 'failed').then(r => [navigator.onLine, r])`,
+    script: `fetch(${JSON.stringify(appUrl + "/page")}).then(() => 'reached', () => 'failed').then(r => [navigator.onLine, r])`,
   });
   check(JSON.stringify(offline) === JSON.stringify([false, "failed"]), `offline in the page: ${JSON.stringify(offline)}`);
   check((await serverSaw()).count === before, "the server saw no request while offline");
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 
   // 5. Viewport: the page's layout size.
   await client.tools.web_setViewportSize({ width: 640, height: 480 });
-  const size = await client.tools.web_evaluate({ expression: "[window.innerWidth, window.innerHeight]" });
+  const size = await client.tools.web_evaluate({ script: "[window.innerWidth, window.innerHeight]" });
   check(JSON.stringify(size) === JSON.stringify([640, 480]), `viewport in the page: ${JSON.stringify(size)}`);
   done.push("setViewportSize");
 

@@ -15,7 +15,7 @@ from playwright_tools._types import JsonValue
 
 @dataclass(frozen=True)
 class WebEvaluate:
-    """Returns the value of the `expression` invocation.
+    """Returns the value of the `script` invocation.
 
     If the function passed to the `web_evaluate` returns a Promise, then `web_evaluate` would wait for the promise to resolve and return its value.
 
@@ -27,34 +27,34 @@ class WebEvaluate:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
-            "expression": {
+            "script": {
                 "type": "string",
                 "description": "JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked.",
             },
-            "arg": {"description": "Optional argument to pass to `expression`."},
+            "arg": {"description": "Optional argument to pass to `script`."},
         },
-        "required": ["expression"],
+        "required": ["script"],
         "additionalProperties": False,
     }
 
-    expression: str
+    script: str
     """JavaScript expression to be evaluated in the browser context. If the expression evaluates to a function, the function is automatically invoked."""
 
     arg: JsonValue = None
-    """Optional argument to pass to `expression`."""
+    """Optional argument to pass to `script`."""
 
     @classmethod
     def from_args(cls, args: Mapping[str, JsonValue]) -> WebEvaluate:
         """Build from arguments that already passed validation against `parameters`."""
         return cls(
-            expression=cast("str", args["expression"]),
+            script=cast("str", args["script"]),
             arg=args.get("arg"),
         )
 
     def run(self, page: SyncPage) -> JsonValue:
-        result: object = page.evaluate(expression=self.expression, arg=self.arg)
+        result: object = page.evaluate(expression=self.script, arg=self.arg)
         return to_json(result)
 
     async def arun(self, page: AsyncPage) -> JsonValue:
-        result: object = await page.evaluate(expression=self.expression, arg=self.arg)
+        result: object = await page.evaluate(expression=self.script, arg=self.arg)
         return to_json(result)
