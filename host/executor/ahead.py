@@ -14,18 +14,6 @@ from collections.abc import Iterable
 
 from playwright.async_api import Page
 
-_CSS_COUNTS_JS = """(selectors) => {
-  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.shadowRoot) return null;
-  }
-  return selectors.map((s) => { try { return document.querySelectorAll(s).length; } catch (e) { return -1; } });
-}"""
-"""Counts of plain CSS selectors in one evaluation; -1 for a selector that is not plain CSS
-(an engine prefix, `>>`, Playwright's own pseudo-classes: all invalid CSS), null for the lot
-when the page has an open shadow root (Playwright's CSS pierces it, `querySelectorAll` does
-not)."""
-
 
 class CountsAhead:
     """Which selectors matched exactly one element when the page was first counted.
@@ -50,15 +38,10 @@ class CountsAhead:
 
         try:
             async with asyncio.timeout(timeout_s):
-                # One evaluation for the plain CSS selectors (each count is a message to
-                # Playwright's driver and a round trip to the page), Playwright for the rest.
-                counts = await _css_counts(page, unique)
-                rest = [s for s, n in zip(unique, counts, strict=True) if n is None]
-                found = await asyncio.gather(*(count(s) for s in rest))
-                counted = dict(zip(rest, found, strict=True))
-                counts = [
-                    counted.get(s) if n is None else n for s, n in zip(unique, counts, strict=True)
-                ]
+                # Through Playwright, whose selector engine runs in its own world: a count made
+                # with the page's `querySelectorAll` is the page's to fake (and a page that
+                # watches its own searches sees one before the action's first attempt).
+                counts = await asyncio.gather(*(count(s) for s in unique))
         except TimeoutError:
             return
         self._single = {s for s, n in zip(unique, counts, strict=True) if n == 1}
@@ -69,14 +52,3 @@ class CountsAhead:
             self._single.discard(selector)
             return True
         return False
-
-
-async def _css_counts(page: Page, selectors: list[str]) -> list[int | None]:
-    """What `_CSS_COUNTS_JS` counts, None where Playwright must count instead."""
-    try:
-        raw = await page.evaluate(_CSS_COUNTS_JS, selectors)
-    except Exception:
-        raw = None
-    if not isinstance(raw, list) or len(raw) != len(selectors):
-        return [None] * len(selectors)
-    return [n if isinstance(n, int) and n >= 0 else None for n in raw]
