@@ -223,7 +223,9 @@ def main() -> None:
             # The tree is the committed allowlist's (restored, untimed): the edited allowlist
             # differs from what made the tree in exactly one line.
             measure(generator(out, cache), no_java)
-            edited = work / f"allowlist-{i}.yaml"
+            # Same file name: every generated header names the allowlist it came from.
+            edited = work / f"edit-{i}" / "allowlist.yaml"
+            edited.parent.mkdir()
             edited.write_text("".join(line for n, line in enumerate(lines) if n != entries[10 + i]))
             one_line.append(measure(generator(out, cache, "--allowlist", str(edited)), no_java))
         add("one allowlist line changed (no JVM available)", one_line)
