@@ -176,6 +176,14 @@ def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Contex
     return lambda model: [view(model)]
 
 
+def _typescript(m: Model) -> Context:
+    """The context of `web-tools.d.ts`, written for the host's scripts and for Trailblaze alike."""
+    return {
+        "interfaces": [views.ts_interface_view(o) for o in m.objects],
+        "tools": [views.ts_tool_view(t) for t in m.tools],
+    }
+
+
 OUTPUTS: tuple[Output, ...] = (
     Written(
         f"{PYTHON_ROOT}/__init__.py",
@@ -239,12 +247,7 @@ OUTPUTS: tuple[Output, ...] = (
         kind="yaml",
     ),
     Rendered(
-        _once(
-            lambda m: {
-                "interfaces": [views.ts_interface_view(o) for o in m.objects],
-                "tools": [views.ts_tool_view(t) for t in m.tools],
-            }
-        ),
+        _once(_typescript),
         "tools.d.ts.j2",
         "typescript/web-tools.d.ts",
         kind="typescript",
@@ -289,12 +292,7 @@ OUTPUTS: tuple[Output, ...] = (
         kind="trailblaze",
     ),
     Rendered(
-        _once(
-            lambda m: {
-                "interfaces": [views.ts_interface_view(o) for o in m.objects],
-                "tools": [views.ts_tool_view(t) for t in m.tools],
-            }
-        ),
+        _once(_typescript),
         "tools.d.ts.j2",
         f"{TRAILBLAZE_ROOT}/typescript/web-tools.d.ts",
         kind="trailblaze",
