@@ -10,11 +10,11 @@ same names `allowlist.py` reads. The text is deterministic: keys sorted, methods
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from generator.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
 from generator.ir import Tool
+from generator.json_text import dumps_indented
 from generator.surface_report import SurfaceReport
 from generator.targets import TARGETS
 
@@ -131,4 +131,4 @@ def schema_text(
     report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
 ) -> str:
     schema = allowlist_schema(report, tools, kinds, generated_by)
-    return json.dumps(schema, indent=1, sort_keys=True) + "\n"
+    return dumps_indented(schema, 1) + "\n"

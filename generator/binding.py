@@ -59,7 +59,8 @@ def _python_param_docs(
             if text:
                 param = dataclasses.replace(param, description=text)
         filled.append(param)
-    return tuple(_tool_names_in_prose_param(p, tuple(filled)) for p in filled)
+    wire = _wire_names(tuple(filled))
+    return tuple(_tool_names_in_prose_param(p, wire) for p in filled)
 
 
 def _with_descriptions(
@@ -84,15 +85,21 @@ def _with_descriptions(
 _CODE_SPAN = re.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`")
 
 
-def _tool_names_in_prose(text: str, params: tuple[ToolParam, ...]) -> str:
+def _wire_names(params: tuple[ToolParam, ...]) -> dict[str, str]:
+    """{Python's snake_case name: the tool's wire name} of `params`."""
+    return {snake_case(p.wire_name): p.wire_name for p in params}
+
+
+def _tool_names_in_prose(text: str, wire: dict[str, str]) -> str:
     """Python's snake_case parameter names in `text` (`run_before_unload`) as the tool's wire
-    names (`runBeforeUnload`): the names a caller of the tool types."""
-    wire = {snake_case(p.wire_name): p.wire_name for p in params}
+    names (`runBeforeUnload`, from `_wire_names`): the names a caller of the tool types."""
+    if "`" not in text:
+        return text
     return _CODE_SPAN.sub(lambda m: f"`{wire.get(m.group(1), m.group(1))}`", text)
 
 
-def _tool_names_in_prose_param(param: ToolParam, params: tuple[ToolParam, ...]) -> ToolParam:
-    renamed = _tool_names_in_prose(param.description, params)
+def _tool_names_in_prose_param(param: ToolParam, wire: dict[str, str]) -> ToolParam:
+    renamed = _tool_names_in_prose(param.description, wire)
     return (
         param if renamed == param.description else dataclasses.replace(param, description=renamed)
     )
@@ -236,7 +243,7 @@ class Binder:
         if not self.java.documented:  # no sources JAR: the Python docstrings' Parameters
             params = _python_param_docs(params, binding.call, method)
         if description_from == "python":
-            description = _tool_names_in_prose(description, params)
+            description = _tool_names_in_prose(description, _wire_names(params))
         tool = Tool(
             name=ToolName(entry.name or entry.target.tool_prefix + entry.method),
             description=description,

@@ -12,6 +12,7 @@ from typing import Any
 from generator import __version__
 from generator.cache import sha256_bytes
 from generator.ir import Tool
+from generator.json_text import dumps_indented
 from generator.surface_report import SurfaceReport
 from generator.writers import json_schema
 
@@ -80,4 +81,4 @@ def build_manifest(
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:
-    return json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps_indented(manifest, 1, ensure_ascii=False) + "\n"

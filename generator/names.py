@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 import re
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ _TS_RESERVED = frozenset(
 )
 
 
+# Cached: descriptions ask for the same few hundred names thousands of times a run.
+@functools.lru_cache(maxsize=4096)
 def snake_case(java_name: str) -> str:
     """Playwright's camelCase -> snake_case rule, as the Python package applies it."""
     return _SNAKE_BOUNDARY.sub(r"_\1", java_name).lower()

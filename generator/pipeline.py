@@ -302,21 +302,35 @@ def _cached(
     return value
 
 
-def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
-    """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
-    from generator.java_model import JavaSurface
-
-    interfaces = sorted(
+def _reflected_interfaces(inputs: Inputs) -> list[str]:
+    return sorted(
         {e.target.java_class for e in inputs.allowlist.entries}
         | {t.java_class for t in TARGETS.values()}
     )
-    key = cache.value_key(
+
+
+def _java_key(inputs: Inputs, cache: Cache) -> str:
+    return cache.value_key(
         "generator.java_surface",
         inputs.jar_sha256,
         inputs.sources_sha256,
         inputs.jar_version,
-        *interfaces,
+        *_reflected_interfaces(inputs),
     )
+
+
+def _python_key(inputs: Inputs, cache: Cache) -> str:
+    return cache.value_key(
+        "generator.python_api", inputs.python_sha256, inputs.python_files.version
+    )
+
+
+def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
+    """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
+    from generator.java_model import JavaSurface
+
+    interfaces = _reflected_interfaces(inputs)
+    key = _java_key(inputs, cache)
 
     def reflect() -> JavaSurface:
         from generator.java_surface import build_surface  # JPype is imported only when reflecting
@@ -331,7 +345,7 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
     from generator.python_api import read_python_surface
 
-    key = cache.value_key("generator.python_api", inputs.python_sha256, inputs.python_files.version)
+    key = _python_key(inputs, cache)
     return _cached(
         cache,
         "python",
@@ -377,6 +391,7 @@ class Generation:
 
 
 def generate(inputs: Inputs, cache: Cache) -> Generation:
+    from generator import probe_memo
     from generator.binding import Binder
     from generator.render import Renderer
     from generator.surface_report import build_report
@@ -391,7 +406,13 @@ def generate(inputs: Inputs, cache: Cache) -> Generation:
     # Java object recipes are for the Kotlin shims alone: computed only when they are written.
     binder = Binder(java, python, diagnostics, objects=any(o.kind == KOTLIN for o in outputs))
     tools = binder.bind_all(inputs.allowlist)
-    report = build_report(java, python, tools, diagnostics, binder)
+    # The probes of the last run against the same surfaces: a one-line change probes one method.
+    memo_key = probe_memo.probes_key(cache, _java_key(inputs, cache), _python_key(inputs, cache))
+    probed = probe_memo.load(cache, memo_key)
+    known = len(probed)
+    report = build_report(java, python, tools, diagnostics, binder, probed)
+    if len(probed) != known:
+        probe_memo.store(cache, memo_key, probed)
     renderer = Renderer(
         inputs.templates,
         cache,

@@ -135,13 +135,23 @@ _GENERIC_KEYS = frozenset({"generic", "args"})
 _UNION_KEYS = frozenset({"union"})
 
 
+_NAMES: dict[str, PyName] = {}
+"""Every PyName read back so far, by name: a surface names a few hundred types thousands of
+times, and a frozen value can be shared."""
+
+_NONE = PyNone()
+
+
 def from_data(data: Any) -> PyType:
     """The annotation `to_data` wrote. Anything else raises ValueError, so that a damaged cache
     entry is refused, not believed."""
-    if data is None:
-        return PyNone()
     if type(data) is str:
-        return PyName(data)
+        name = _NAMES.get(data)
+        if name is None:
+            name = _NAMES[data] = PyName(data)
+        return name
+    if data is None:
+        return _NONE
     if type(data) is dict:
         if data.keys() == _LITERAL_KEYS:
             return PyLiteral(tuple(as_str(v) for v in as_list(data["literal"])))

@@ -119,11 +119,15 @@ def build_report(
     tools: list[Tool],
     diagnostics: Diagnostics,
     binder: Binder | None = None,
+    probed: dict[tuple[str, str], SurfaceRow] | None = None,
 ) -> SurfaceReport:
     """One row per method of every target: its tool, or why it has none (bound again with
     scratch diagnostics). `binder`, the run's binder of the same surfaces, saves making another
-    (its lowering reads every Literal of the Python API)."""
+    (its lowering reads every Literal of the Python API). `probed` holds the rows of methods
+    already probed against these same surfaces ((target prefix, method): row, see `probe_memo`):
+    they are used as they are, and every method probed now is added to it."""
     probe = Binder(java, python, Diagnostics()) if binder is None else binder
+    probed = {} if probed is None else probed
     notes = _notes_by_member(diagnostics)
     by_member = {(t.target.prefix, t.java_method): t for t in tools}
     rows: list[SurfaceRow] = []
@@ -145,7 +149,10 @@ def build_report(
                     notes.get(member, ()),
                 )
             else:
-                row = _probe(probe, target.prefix, method, interface.name)
+                row = probed.get((target.prefix, method)) or _probe(
+                    probe, target.prefix, method, interface.name
+                )
+                probed[(target.prefix, method)] = row
             rows.append(row)
     return SurfaceReport(tuple(rows))
 
