@@ -46,10 +46,12 @@ def _lay_out(value: Any, newline: str, step: str, string: Any, chunks: list[str]
             raise _Unusual
         separator = "{" + inner
         for key in sorted(value):
-            chunks.append(separator)
-            chunks.append(string(key))
-            chunks.append(": ")
-            _lay_out(value[key], inner, step, string, chunks)
+            item = value[key]
+            if type(item) is str:  # most leaves: written here, without a call per leaf
+                chunks.append(f"{separator}{string(key)}: {string(item)}")
+            else:
+                chunks.append(f"{separator}{string(key)}: ")
+                _lay_out(item, inner, step, string, chunks)
             separator = "," + inner
         chunks.append(newline + "}")
     elif kind is list or kind is tuple:
@@ -59,8 +61,11 @@ def _lay_out(value: Any, newline: str, step: str, string: Any, chunks: list[str]
         inner = newline + step
         separator = "[" + inner
         for item in value:
-            chunks.append(separator)
-            _lay_out(item, inner, step, string, chunks)
+            if type(item) is str:
+                chunks.append(separator + string(item))
+            else:
+                chunks.append(separator)
+                _lay_out(item, inner, step, string, chunks)
             separator = "," + inner
         chunks.append(newline + "]")
     elif value is None:

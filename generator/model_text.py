@@ -182,9 +182,11 @@ def _map_texts(value: Any, rewrite: Callable[[str], str]) -> Any:
     if kind in _LEAVES:
         return value
     if isinstance(value, tuple):
-        items = tuple(_map_texts(item, rewrite) for item in value)
-        same = kind is tuple and all(new is old for new, old in zip(items, value, strict=True))
-        return value if same else items
+        items = [item if type(item) in _LEAVES else _map_texts(item, rewrite) for item in value]
+        for new, old in zip(items, value, strict=True):
+            if new is not old:
+                return tuple(items)
+        return value if kind is tuple else tuple(items)
     fields = _init_fields(kind)
     if fields is None:
         return value

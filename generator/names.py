@@ -89,10 +89,21 @@ class ToolName:
     @property
     def class_name(self) -> str:
         """The shim class name: `web_setExtraHTTPHeaders` -> `WebSetExtraHTTPHeaders`."""
-        return python_identifier(pascal_case(self.value))
+        return _class_name(self.value)
 
     @property
     def module_name(self) -> str:
         """The shim module name: lower snake case (stable where file systems fold case), never a
         keyword or builtin (`name: class` gives `class_.py`, which `import` can name)."""
-        return python_identifier(snake_case(self.value).replace("__", "_"))
+        return _module_name(self.value)
+
+
+# Cached: every output asks each tool for these names, several times a run.
+@functools.lru_cache(maxsize=4096)
+def _class_name(value: str) -> str:
+    return python_identifier(pascal_case(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _module_name(value: str) -> str:
+    return python_identifier(snake_case(value).replace("__", "_"))

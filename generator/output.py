@@ -159,23 +159,27 @@ def plan(out: Path, files: dict[str, str]) -> Plan:
     desired = {**files, LEDGER: ledger_text(encoded)}
     writes: dict[str, str] = {}
     unchanged = 0
+    base = os.fspath(out)  # os.path, not pathlib: this loop reads every file of the tree
     for rel, text in desired.items():
-        target = out / rel
         try:
-            current = target.read_bytes()
+            with open(os.path.join(base, rel), "rb") as handle:
+                current: bytes | None = handle.read()
         except (FileNotFoundError, NotADirectoryError):
             current = None
         except IsADirectoryError:
             raise GeneratorError(
-                f"{target} is a directory, but the generator needs to write a file there; move it away.",
+                f"{out / rel} is a directory, but the generator needs to write a file there; move it away.",
                 ExitCode.OUTPUT,
             ) from None
-        if current == text.encode("utf-8"):
+        expected = encoded.get(rel)
+        if current is not None and current == (
+            text.encode("utf-8") if expected is None else expected
+        ):
             unchanged += 1
             continue
         if current is not None and not owned(out, rel, ledger):
             raise GeneratorError(
-                f"{target} exists and was not written by the generator (it is not in {out / LEDGER} "
+                f"{out / rel} exists and was not written by the generator (it is not in {out / LEDGER} "
                 "and has no generated header), so it is not overwritten. Move it away, or choose "
                 "another --out.",
                 ExitCode.OUTPUT,

@@ -8,6 +8,7 @@ matters for a generator run on every build. Annotations are turned into typed va
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import importlib.util
 import json
@@ -158,6 +159,25 @@ class PythonSurface:
                 for cls, methods in as_dict(data).items()
             }
 
+        sync_data = as_dict(raw["sync_classes"])
+        sync_classes = classes(sync_data)
+
+        def async_method(cls: str, name: str, data: Any) -> PyMethod:
+            """Most async methods are written as their sync twin but for `is_async`: those
+            are made from the twin already read (the same values), not read again."""
+            twin_data = sync_data.get(cls, {}).get(name)
+            if type(data) is dict and type(twin_data) is dict:
+                is_async = data.get("is_async")
+                if type(is_async) is bool and data == twin_data | {"is_async": is_async}:
+                    twin = sync_classes[cls][name]
+                    return dataclasses.replace(twin, is_async=is_async)
+            return method(name, data)
+
+        async_classes = {
+            cls: {name: async_method(cls, name, m) for name, m in as_dict(methods).items()}
+            for cls, methods in as_dict(raw["async_classes"]).items()
+        }
+
         def typed_dict(name: str, data: Any) -> PyTypedDict:
             td = fields(data, _TYPED_DICT_KEYS)
             pairs = []
@@ -170,8 +190,8 @@ class PythonSurface:
 
         return PythonSurface(
             version=as_str(raw["version"]),
-            sync_classes=classes(raw["sync_classes"]),
-            async_classes=classes(raw["async_classes"]),
+            sync_classes=sync_classes,
+            async_classes=async_classes,
             typed_dicts={
                 name: typed_dict(name, td) for name, td in as_dict(raw["typed_dicts"]).items()
             },
