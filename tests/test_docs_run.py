@@ -1,0 +1,258 @@
+"""The docs are run: every fenced block of README.md and docs/*.md is run (or, a block of data,
+validated) by a test, or says in its first line that it is illustrative and why
+(`tests/doc_blocks.py` keeps the list). This module holds that rule and the blocks that need no
+browser: the generator's commands, run as typed in a copy of the tree, the errors
+docs/ERRORS.md shows, the allowlist examples, and the names and figures the prose quotes. The
+blocks that start a host, an executor or a browser are run by
+`tests/host_tests/test_docs_run_host.py`."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from doc_blocks import REPO, RUN_BY, Block, all_blocks, block, blocks_of, commands, docs
+
+PYTHON_AS_TYPED = ".venv/bin/python"
+
+
+# -- the rule ----------------------------------------------------------------------------------
+
+
+def unaccounted(blocks: list[Block]) -> list[str]:
+    """`file:line` of each block neither run by a test nor marked illustrative."""
+    return [
+        f"{b.where}: a ```{b.language or 'plain'} block starting {b.first[:60]!r} is neither run "
+        "by a test (tests/doc_blocks.py RUN_BY) nor marked `# illustrative: <reason>` "
+        "in its first line"
+        for b in blocks
+        if b.illustrative is None and (b.doc, b.first) not in RUN_BY
+    ]
+
+
+def test_every_block_of_the_docs_is_run_or_marked_illustrative() -> None:
+    blocks = all_blocks()
+    assert len(blocks) >= 40, len(blocks)
+    problems = unaccounted(blocks)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_block_the_list_names_exists_and_its_test_too() -> None:
+    present = {(b.doc, b.first) for b in all_blocks()}
+    for (doc, first), test in RUN_BY.items():
+        assert (doc, first) in present, f"{doc}: no block starts with {first!r} (for {test})"
+        path, _, name = test.partition("::")
+        assert re.search(rf"^(?:async )?def {name}\(", (REPO / path).read_text(), re.M), test
+
+
+def test_an_unmarked_block_is_named_by_file_and_line(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n```sh\n# illustrative: needs a cluster of forty machines\nrun-it\n```\n\n"
+        "```sh\nrm -rf build\n```\n\n```yaml\n# illustrative: short\nx: 1\n```\n"
+    )
+    problems = unaccounted(blocks_of(page, "docs/page.md"))
+    assert [p.split(": a ")[0] for p in problems] == ["docs/page.md:8", "docs/page.md:12"]
+
+
+# -- names and figures the prose quotes --------------------------------------------------------
+
+
+def former_names() -> dict[str, str]:
+    """Each former tool name (a descriptor's `aliases:`) -> the name `tools/list` shows."""
+    from host.calls.registry import ToolRegistry
+
+    return dict(ToolRegistry().aliases)
+
+
+def test_the_docs_name_tools_as_tools_list_shows_them() -> None:
+    """A former `web_*`/`playwright_*` name appears only in a paragraph that says what it became
+    (`former → listed`); everywhere else the docs use the name `tools/list` shows. (Plain former
+    names such as `click` are also webBrowser's actions, so only the prefixed ones are checked.)"""
+    former = {a: n for a, n in former_names().items() if a.startswith(("web_", "playwright_"))}
+    assert {"playwright_execute", "web_tabs", "web_route", "web_snapshot"} <= set(former)
+    problems = []
+    for path in docs():
+        number = 0
+        for paragraph in path.read_text(encoding="utf-8").split("\n\n"):
+            start, number = number + 1, number + paragraph.count("\n") + 2
+            if "Former → listed" in paragraph or "formerly" in paragraph:
+                continue
+            for offset, line in enumerate(paragraph.splitlines()):
+                for name in re.findall(r"\b((?:web|playwright)_[A-Za-z_]+)\b", line):
+                    if name in former:
+                        problems.append(
+                            f"{path.relative_to(REPO)}:{start + offset}: {name} is listed as "
+                            f"{former[name]}"
+                        )
+    assert not problems, "\n".join(problems)
+
+
+def test_the_coverage_figure_is_the_one_surface_md_gives() -> None:
+    surface = (REPO / "generated" / "SURFACE.md").read_text(encoding="utf-8")
+    found = re.search(r"Coverage: (\d+) tools out of (\d+) candidate methods \(([\d.]+)%\)", surface)
+    assert found, "generated/SURFACE.md has no coverage line"
+    tools, candidates, percent = found.groups()
+    prose = " ".join((REPO / "docs" / "generator.md").read_text(encoding="utf-8").split())
+    quoted = re.search(r"(\d+) tools out of (\d+) candidate methods \(([\d.]+)%\)", prose)
+    assert quoted, "docs/generator.md quotes no coverage figure"
+    assert quoted.groups() == (tools, candidates, percent), (
+        f"docs/generator.md says {quoted.group(0)}; generated/SURFACE.md says {found.group(0)}"
+    )
+
+
+# -- the allowlist examples --------------------------------------------------------------------
+
+
+def test_the_allowlist_examples_are_read_as_shown(tmp_path: Path) -> None:
+    from generator.allowlist import load_allowlist
+
+    pinned = yaml.safe_load((REPO / "allowlist.yaml").read_text())["playwright"]
+    surface = (REPO / "generated" / "SURFACE.md").read_text(encoding="utf-8")
+    examples = [
+        block("README.md", "playwright: 1.63.0"),
+        block(
+            "docs/generator.md",
+            "playwright: 1.63.0            # the Playwright Java version to reflect; Python "
+            "playwright must match",
+        ),
+        block("docs/generator.md", "# yaml-language-server: $schema=generated/allowlist.schema.json"),
+    ]
+    for example in examples:
+        path = tmp_path / "allowlist.yaml"
+        path.write_text(example.text)
+        allowlist = load_allowlist(path)  # a GeneratorError names the line that is wrong
+        assert allowlist.playwright_version == pinned, (
+            f"{example.where}: pins {allowlist.playwright_version}; allowlist.yaml pins {pinned}"
+        )
+        for entry in allowlist.entries:
+            interface = entry.target.java_interface
+            assert f"`{interface}.{entry.method}`" in surface, (example.where, entry.method)
+
+
+# -- the generator's commands, as typed --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of what the generator's commands read and write, with the project's `.venv`."""
+    root = tmp_path_factory.mktemp("tree")
+    shutil.copy(REPO / "allowlist.yaml", root / "allowlist.yaml")
+    shutil.copytree(REPO / "generated", root / "generated")
+    (root / ".venv").symlink_to(REPO / ".venv")
+    return root
+
+
+def typed(command: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """One shell line as a user types it, in `cwd` (bash: `~` and `VAR=... cmd` as typed)."""
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def jar() -> Path:
+    found = subprocess.run(
+        [sys.executable, "-m", "generator.jar_resolver"], capture_output=True, text=True, check=True
+    )
+    return Path(found.stdout.strip())
+
+
+def test_the_generator_commands_run_as_typed(tree: Path, tmp_path: Path) -> None:
+    readme = block(
+        "README.md",
+        ".venv/bin/python -m generator            # writes generated/ (only files whose bytes change)",
+    )
+    guide = block(
+        "docs/generator.md",
+        ".venv/bin/python -m generator --check                          # exit 1 with a diff if "
+        "generated/ is stale",
+    )
+    # What the commands name must exist as a user would have it: a second allowlist, a JAR in
+    # the home folder, a templates folder (empty: overrides nothing).
+    (tree / "ci").mkdir(exist_ok=True)
+    shutil.copy(tree / "allowlist.yaml", tree / "ci" / "tools.yaml")
+    (tree / "my-templates").mkdir(exist_ok=True)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "playwright-1.63.0.jar").symlink_to(jar())
+    # `~` is a home of its own; the JAR cache and Maven's repository stay the user's.
+    env = {
+        "HOME": str(home),
+        "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(cache_dir()),
+        "MAVEN_REPO_LOCAL": str(jar().parents[4]),
+    }
+    ran = []
+    for command in commands(readme.text) + commands(guide.text):
+        assert command.startswith(PYTHON_AS_TYPED + " -m generator"), command
+        done = typed(command, tree, env)
+        ran.append(command)
+        assert done.returncode == 0, f"{command}\n{done.stdout}{done.stderr}"
+        assert "Traceback" not in done.stderr, done.stderr
+        if "--allowlist ci/tools.yaml --out build/tools" in command:
+            assert (tree / "build" / "tools" / "manifest.json").is_file()
+        if "--outputs all" in command:
+            assert list((tree / "generated" / "trailblaze" / "kotlin").rglob("*.kt"))
+        if command.endswith(" -v"):
+            assert "info: " in done.stdout + done.stderr, done.stdout + done.stderr
+    assert len(ran) >= 8, ran
+
+
+def cache_dir() -> Path:
+    from generator.cache import default_cache_dir
+
+    return Path(default_cache_dir())
+
+
+def test_the_errors_shown_are_what_the_generator_prints(tmp_path: Path) -> None:
+    once = block(
+        "docs/ERRORS.md",
+        "error: allowlist.yaml:4:11: 'name' must be a single value, not a list or mapping.",
+    )
+    (tmp_path / "allowlist.yaml").write_text(
+        "playwright: 1.63.0\ntools:\n  - method: page.evaluate\n    name: [a, b]\n"
+    )
+    done = typed(f"{sys.executable} -m generator --check", tmp_path)
+    assert done.returncode == 2 and done.stderr == once.text, done.stderr
+    together = block(
+        "docs/ERRORS.md",
+        "allowlist.yaml:3:13: error: com.microsoft.playwright.Page has no method 'evaluat'",
+    )
+    (tmp_path / "allowlist.yaml").write_text(
+        "playwright: 1.63.0\ntools:\n  - method: page.evaluat\n"
+    )
+    done = typed(f"{sys.executable} -m generator --allowlist {tmp_path}/allowlist.yaml", tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.replace(str(tmp_path), "/path/to") == together.text, done.stderr
+
+
+def test_the_generated_layout_is_what_the_generator_writes() -> None:
+    """Each top-level entry the layout names is in generated/ (trailblaze/ only on request)."""
+    layout = block("docs/generator.md", "generated/")
+    for line in layout.text.splitlines()[1:]:
+        if not re.match(r"^  \S", line):
+            continue
+        name = line.split()[0].rstrip(",")
+        if name == "trailblaze/":
+            assert "only with --outputs" in line, line
+            continue
+        pattern = re.sub(r"<[^>]+>", "*", name).rstrip("/")
+        assert list((REPO / "generated").glob(pattern)), f"{layout.where}: {line.strip()}"
+
+
+def test_python_blocks_are_valid_python() -> None:
+    for b in all_blocks():
+        if b.language == "python":
+            ast.parse(b.text, f"{b.where}")
