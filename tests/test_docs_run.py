@@ -256,3 +256,41 @@ def test_python_blocks_are_valid_python() -> None:
     for b in all_blocks():
         if b.language == "python":
             ast.parse(b.text, f"{b.where}")
+
+
+# -- what the generator says about the run (issue 46 item 4) -------------------------------------
+
+
+def copy_of_the_tree(root: Path) -> Path:
+    shutil.copy(REPO / "allowlist.yaml", root / "allowlist.yaml")
+    shutil.copytree(REPO / "generated", root / "generated")
+    (root / ".venv").symlink_to(REPO / ".venv")
+    return root
+
+
+def test_v_shows_the_notes_of_the_last_run_when_nothing_changed(tmp_path: Path) -> None:
+    root = copy_of_the_tree(tmp_path)
+    first = typed(f"{PYTHON_AS_TYPED} -m generator", root)
+    assert first.returncode == 0, first.stderr
+    held = re.search(r"(\d+) note\(s\), shown with -v", first.stdout)
+    assert held, first.stdout
+    again = typed(f"{PYTHON_AS_TYPED} -m generator -v", root)
+    assert again.returncode == 0, again.stderr
+    assert "is up to date" in again.stdout
+    notes = [line for line in again.stderr.splitlines() if ": info: " in line]
+    assert len(notes) == int(held.group(1)), again.stderr
+
+
+def test_kotlin_written_into_a_committed_tree_says_so(tmp_path: Path) -> None:
+    root = copy_of_the_tree(tmp_path)
+    git = ["git", "-c", "user.email=t@example.org", "-c", "user.name=t"]
+    for step in (["init", "-q"], ["add", "allowlist.yaml", "generated"], ["commit", "-qm", "x"]):
+        subprocess.run([*git, *step], cwd=root, check=True, capture_output=True)
+    done = typed(f"{PYTHON_AS_TYPED} -m generator --outputs all", root)
+    assert done.returncode == 0, done.stderr
+    assert "note: Kotlin shims were written into generated/trailblaze" in done.stderr
+    assert "which git tracks" in done.stderr and "--out DIR" in done.stderr
+    # Not tracked: no note (the same run into a folder git does not know).
+    elsewhere = typed(f"{PYTHON_AS_TYPED} -m generator --outputs all --out {tmp_path}/k", root)
+    assert elsewhere.returncode == 0, elsewhere.stderr
+    assert "Kotlin shims were written" not in elsewhere.stderr
