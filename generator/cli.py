@@ -204,8 +204,11 @@ def _last_notes(inputs: Inputs, cache: Cache) -> None:
     """Print the notes of the run that made these inputs' output (none known: say so)."""
     text = cache.load("notes", cache.key("notes", inputs.fingerprint))
     if text is None:
-        print("note: the notes of the run that wrote this tree are not in the cache; "
-              "run with --no-cache -v to see them.", file=sys.stderr)
+        print(
+            "note: the notes of the run that wrote this tree are not in the cache; "
+            "run with --no-cache -v to see them.",
+            file=sys.stderr,
+        )
     elif text:
         print(text, file=sys.stderr)
 
@@ -414,16 +417,9 @@ def rerun_command(arguments: Sequence[str], without: tuple[str, ...] = ("--check
     """The command that writes what `arguments` checked, as the user must type it: this run's
     own options (allowlist, out, outputs...) but `without`, run by the interpreter the user ran,
     spelled `.venv/bin/python` when it is the current folder's virtual environment."""
-    import shlex
+    from generator import typed_command
 
-    venv = os.path.join(os.getcwd(), ".venv", "bin", "python")
-    python = (
-        ".venv/bin/python"
-        if os.path.exists(venv) and os.path.samefile(venv, sys.executable)
-        else "python"
-    )
-    kept = [shlex.quote(a) for a in arguments if a not in without]
-    return " ".join([python, "-m", "generator", *kept])
+    return typed_command.generator([a for a in arguments if a not in without])
 
 
 def _options_differ(out: Path, inputs: Inputs) -> list[str]:

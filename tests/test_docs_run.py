@@ -97,7 +97,9 @@ def test_the_docs_name_tools_as_tools_list_shows_them() -> None:
 
 def test_the_coverage_figure_is_the_one_surface_md_gives() -> None:
     surface = (REPO / "generated" / "SURFACE.md").read_text(encoding="utf-8")
-    found = re.search(r"Coverage: (\d+) tools out of (\d+) candidate methods \(([\d.]+)%\)", surface)
+    found = re.search(
+        r"Coverage: (\d+) tools out of (\d+) candidate methods \(([\d.]+)%\)", surface
+    )
     assert found, "generated/SURFACE.md has no coverage line"
     tools, candidates, percent = found.groups()
     prose = " ".join((REPO / "docs" / "generator.md").read_text(encoding="utf-8").split())
@@ -123,7 +125,9 @@ def test_the_allowlist_examples_are_read_as_shown(tmp_path: Path) -> None:
             "playwright: 1.63.0            # the Playwright Java version to reflect; Python "
             "playwright must match",
         ),
-        block("docs/generator.md", "# yaml-language-server: $schema=generated/allowlist.schema.json"),
+        block(
+            "docs/generator.md", "# yaml-language-server: $schema=generated/allowlist.schema.json"
+        ),
     ]
     for example in examples:
         path = tmp_path / "allowlist.yaml"
@@ -150,7 +154,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def typed(command: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def typed(
+    command: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """One shell line as a user types it, in `cwd` (bash: `~` and `VAR=... cmd` as typed)."""
     return subprocess.run(
         ["bash", "-c", command],

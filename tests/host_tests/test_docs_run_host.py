@@ -21,15 +21,13 @@ from typing import Any
 
 import pytest
 from doc_blocks import block, commands
+from host_executor.helpers import ExecutorProcess, start_page_server
 from local_server import LocalServer, serve
 from mcp import Client, StdioServerParameters
 
-from host_executor.helpers import ExecutorProcess, start_page_server
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, serve_host
 
-SERVE_FIRST = (
-    ".venv/bin/python -m host serve --stdio                         # MCP over stdio, for a local agent"
-)
+SERVE_FIRST = ".venv/bin/python -m host serve --stdio                         # MCP over stdio, for a local agent"
 TRAIL_FIRST = ".venv/bin/python -m host serve --stdio --record form.trail.yaml"
 
 
@@ -83,7 +81,9 @@ def text_of(result: Any) -> str:
     return "\n".join(getattr(c, "text", "") for c in result.content)
 
 
-def stdio_params(command: str, cwd: Path, env: dict[str, str] | None = None) -> StdioServerParameters:
+def stdio_params(
+    command: str, cwd: Path, env: dict[str, str] | None = None
+) -> StdioServerParameters:
     words = command.split()
     assert words[0] == ".venv/bin/python", command
     return StdioServerParameters(
@@ -216,7 +216,11 @@ def shape(value: Any) -> Any:
 
 
 def test_the_executor_and_its_curl_answer_as_shown(tmp_path: Path) -> None:
-    readme = commands(block("README.md", ".venv/bin/python -m host executor                       # 127.0.0.1:8091").text)
+    readme = commands(
+        block(
+            "README.md", ".venv/bin/python -m host executor                       # 127.0.0.1:8091"
+        ).text
+    )
     assert readme[0] == ".venv/bin/python -m host executor", readme
     state, pages = start_page_server()
     service = ExecutorProcess(env={"WEB_EXECUTOR_BIND_ADDR": "127.0.0.1:0"})
@@ -254,7 +258,9 @@ def test_the_executor_and_its_curl_answer_as_shown(tmp_path: Path) -> None:
                   '"attempt": 1, "delay_ms": 200, "reason": "not_found", "previous": '
                   '"#full-name", "candidates_left": ["[data-testid=\\"full-name\\"]"]}').text
         )  # fmt: skip
-        retries = [e for e in service.events("executor_web.retry") if e["action"] == answer["action_id"]]
+        retries = [
+            e for e in service.events("executor_web.retry") if e["action"] == answer["action_id"]
+        ]
         assert retries, service.log()
         assert {k: v for k, v in retries[0].items() if k not in ("action", "ts", "time")} == {
             k: v for k, v in logged.items() if k != "action"
@@ -268,7 +274,9 @@ def test_the_executor_and_its_curl_answer_as_shown(tmp_path: Path) -> None:
 
 
 def test_the_typescript_example_compiles_and_runs(form: Form, tmp_path: Path) -> None:
-    example = block("docs/host.md", "// host.ts: run against a host serving HTTP on 127.0.0.1:8931 (see below)")
+    example = block(
+        "docs/host.md", "// host.ts: run against a host serving HTTP on 127.0.0.1:8931 (see below)"
+    )
     run = commands(
         block("docs/host.md", "npx tsc --strict --target es2022 --module commonjs --types node --outDir build host.ts").text
     )  # fmt: skip
@@ -300,7 +308,9 @@ def test_the_typescript_example_compiles_and_runs(form: Form, tmp_path: Path) ->
 
 
 def test_the_config_example_starts_a_host(form: Form, tmp_path: Path) -> None:
-    example = block("docs/host.md", "# host.yaml: .venv/bin/python -m host serve --stdio --config host.yaml")
+    example = block(
+        "docs/host.md", "# host.yaml: .venv/bin/python -m host serve --stdio --config host.yaml"
+    )
     command = example.first.split(": ", 1)[1]
     config = tmp_path / "host.yaml"
     config.write_text(example.text.replace("/var/tmp/host", str(tmp_path / "out")))
@@ -339,4 +349,3 @@ def test_the_dispatch_examples_run_against_a_page(form: Form) -> None:
                 page.close()
         finally:
             browser.close()
-
