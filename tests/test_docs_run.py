@@ -268,6 +268,7 @@ def test_python_blocks_are_valid_python() -> None:
 
 
 def copy_of_the_tree(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
     shutil.copy(REPO / "allowlist.yaml", root / "allowlist.yaml")
     shutil.copytree(REPO / "generated", root / "generated")
     (root / ".venv").symlink_to(REPO / ".venv")
@@ -300,3 +301,34 @@ def test_kotlin_written_into_a_committed_tree_says_so(tmp_path: Path) -> None:
     elsewhere = typed(f"{PYTHON_AS_TYPED} -m generator --outputs all --out {tmp_path}/k", root)
     assert elsewhere.returncode == 0, elsewhere.stderr
     assert "Kotlin shims were written" not in elsewhere.stderr
+
+
+def test_check_names_the_rerun_as_typed(tmp_path: Path) -> None:
+    """`--check`'s fix names the `--allowlist`/`--out` it was given and the interpreter as the
+    user types it: `.venv/bin/python` beside a `.venv`, else a path that runs it."""
+    root = copy_of_the_tree(tmp_path / "with-venv")
+    (root / "generated" / "SURFACE.md").write_text("stale\n")
+    done = typed(
+        f"{PYTHON_AS_TYPED} -m generator --check --allowlist allowlist.yaml --out generated", root
+    )
+    assert done.returncode == 1, done.stderr
+    assert (
+        "Run `.venv/bin/python -m generator --allowlist allowlist.yaml --out generated` and "
+        "commit the result." in done.stderr
+    ), done.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = typed(
+        f"{root}/.venv/bin/python -m generator --check --allowlist {root}/allowlist.yaml "
+        f"--out {root}/generated",
+        elsewhere,
+        {"PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 1, done.stderr
+    fix = re.search(r"Run `(.*?)` and commit", done.stderr)
+    assert fix, done.stderr
+    assert "--allowlist" in fix.group(1) and "<" not in fix.group(1)
+    # What the message says to run runs (here, it rewrites the stale file).
+    rerun = typed(fix.group(1), elsewhere, {"PATH": "/usr/bin:/bin"})
+    assert rerun.returncode == 0, rerun.stderr
+    assert (root / "generated" / "SURFACE.md").read_text() != "stale\n"
