@@ -110,6 +110,38 @@ def test_the_coverage_figure_is_the_one_surface_md_gives() -> None:
     )
 
 
+def test_the_listing_figures_are_the_reports() -> None:
+    """The tool and token counts the README and host.md quote are host/toolsets/REPORT.md's
+    (tokens to the precision quoted), and the generated tools are the manifest's."""
+    import json
+
+    report = (REPO / "host" / "toolsets" / "REPORT.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| default listing \((.*?)\) \| (\d+ \| \d+) \|", report, re.M))
+    plain = [int(x) for x in rows["neither"].split(" | ")]
+    switched = [int(x) for x in rows["with --enable-execute and --record"].split(" | ")]
+    generated = len(json.loads((REPO / "generated" / "manifest.json").read_text())["tools"])
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    host = " ".join((REPO / "docs" / "host.md").read_text(encoding="utf-8").split())
+
+    def near(quoted: str, actual: int) -> bool:
+        value = int(quoted.replace(",", ""))
+        step = 100 if value % 100 == 0 else 10
+        return abs(value - actual) < step / 2 + 1
+
+    found = re.search(
+        r"\((\d+) tools, about ([\d,]+) tokens of schema\); the (\d+) generated", readme
+    )
+    assert found, "README.md: the default listing's figures are not where they were"
+    assert int(found.group(1)) == plain[0] and near(found.group(2), plain[1]), found.group(0)
+    assert int(found.group(3)) == generated, found.group(0)
+    found = re.search(
+        r"(\d+) tools, about ([\d,]+) tokens of listed schema \((\d+) and about ([\d,]+)", host
+    )
+    assert found, "docs/host.md: the agent toolset's figures are not where they were"
+    assert int(found.group(1)) == plain[0] and near(found.group(2), plain[1]), found.group(0)
+    assert int(found.group(3)) == switched[0] and near(found.group(4), switched[1]), found.group(0)
+
+
 # -- the allowlist examples --------------------------------------------------------------------
 
 
