@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import typed_command
 from generator.allowlist import load_allowlist
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.python_release import valid_version
@@ -184,8 +185,8 @@ def run_bump(argv: Sequence[str]) -> int:
     version = args.version
     if not version:
         raise GeneratorError(
-            "name the release to move to (`python -m generator bump 1.63.0`), or list them with "
-            "`python -m generator bump --list`."
+            f"name the release to move to (`{typed_command.generator(['bump', 'VERSION'])}`), or "
+            f"list them with `{typed_command.generator(['bump', '--list'])}`."
         )
     if not valid_version(version):
         raise GeneratorError(f"{version!r} is not a Playwright version; give one such as 1.63.0.")
@@ -198,7 +199,8 @@ def run_bump(argv: Sequence[str]) -> int:
         raise GeneratorError(
             f"Playwright {version} cannot be bumped to: {', '.join(found.missing)} "
             f"{'is' if len(found.missing) == 1 else 'are'} not published. Wait for it, or pick a "
-            "release that `python -m generator bump --list` shows as ready. Nothing was changed.",
+            f"release that `{typed_command.generator(['bump', '--list'])}` shows as ready. Nothing "
+            "was changed.",
             ExitCode.ENVIRONMENT,
         )
     return _bump(args, root, python, pin, version)

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +192,48 @@ def _report(generation: Generation, verbose: bool) -> int:
         else:
             held_back += 1
     return held_back
+
+
+def _keep_notes(generation: Generation, inputs: Inputs, cache: Cache) -> None:
+    """Remember the run's notes under its inputs, so `-v` on an unchanged tree shows them."""
+    notes = [d.render() for d in generation.diagnostics if d.level < Level.WARNING]
+    cache.store("notes", cache.key("notes", inputs.fingerprint), "\n".join(notes))
+
+
+def _last_notes(inputs: Inputs, cache: Cache) -> None:
+    """Print the notes of the run that made these inputs' output (none known: say so)."""
+    text = cache.load("notes", cache.key("notes", inputs.fingerprint))
+    if text is None:
+        print(
+            "note: the notes of the run that wrote this tree are not in the cache; "
+            "run with --no-cache -v to see them.",
+            file=sys.stderr,
+        )
+    elif text:
+        print(text, file=sys.stderr)
+
+
+def _note_kotlin_in_committed_tree(out: Path, written: Iterable[str]) -> None:
+    """Kotlin shims written into a folder git tracks end up in the next commit unless the user
+    notices: say where they went and how to send them elsewhere."""
+    import subprocess
+
+    if not any(rel.endswith(".kt") for rel in written):
+        return
+    try:
+        tracked = subprocess.run(
+            ["git", "-C", str(out), "ls-files", "--", "."],
+            capture_output=True, text=True, timeout=30, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return  # no git: nothing is committed
+    if tracked.returncode == 0 and tracked.stdout.strip():
+        print(
+            f"note: Kotlin shims were written into {out / 'trailblaze'}, inside {out}, which git "
+            "tracks: they are in your next commit unless you send them elsewhere with "
+            "--out DIR (or `out:` in the allowlist's `generate:` block).",
+            file=sys.stderr,
+        )
 
 
 def output_directory(raw: str, allowlist: Path) -> Path:
@@ -375,16 +417,9 @@ def rerun_command(arguments: Sequence[str], without: tuple[str, ...] = ("--check
     """The command that writes what `arguments` checked, as the user must type it: this run's
     own options (allowlist, out, outputs...) but `without`, run by the interpreter the user ran,
     spelled `.venv/bin/python` when it is the current folder's virtual environment."""
-    import shlex
+    from generator import typed_command
 
-    venv = os.path.join(os.getcwd(), ".venv", "bin", "python")
-    python = (
-        ".venv/bin/python"
-        if os.path.exists(venv) and os.path.samefile(venv, sys.executable)
-        else "python"
-    )
-    kept = [shlex.quote(a) for a in arguments if a not in without]
-    return " ".join([python, "-m", "generator", *kept])
+    return typed_command.generator([a for a in arguments if a not in without])
 
 
 def _options_differ(out: Path, inputs: Inputs) -> list[str]:
@@ -422,10 +457,13 @@ def _run_locked(
         if recovered:
             print(f"{out}: {recovered}.", file=sys.stderr)
     if up_to_date(inputs, out, cache):
+        if args.verbose and not args.quiet:
+            _last_notes(inputs, cache)
         print(f"{out} is up to date (inputs unchanged; {time.perf_counter() - started:.2f}s).")
         return ExitCode.OK
     generation = generate(inputs, cache)
     notes = _report(generation, args.verbose and not args.quiet)
+    _keep_notes(generation, inputs, cache)
     errors = generation.diagnostics.at_least(Level.WARNING if args.strict else Level.ERROR)
     if errors:
         print(
@@ -460,6 +498,7 @@ def _run_locked(
         return ExitCode.STALE
     output.apply(out, the_plan)
     remember(inputs, out, generation.files, cache)
+    _note_kotlin_in_committed_tree(out, the_plan.writes)
     skipped = len(inputs.allowlist.entries) - len(generation.tools)
     hidden = f"; {notes} note(s), shown with -v" if notes else ""
     print(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator import typed_command
 from generator.diagnostics import ExitCode, GeneratorError
 
 GROUP, ARTIFACT = "com.microsoft.playwright", "playwright"
@@ -186,7 +187,7 @@ def _fetch(version: str, jar: Path, sources: Path) -> None:
     if code != 0:
         raise GeneratorError(
             f"'mvn' could not fetch {_coordinate(version, None)} (exit {code}). Check that this Playwright "
-            "version exists (`python -m generator bump --list` shows which are published) and "
+            f"version exists (`{typed_command.generator(['bump', '--list'])}` shows which are published) and "
             "that Maven can reach its repositories (see your Maven settings.xml), or pass the JAR "
             f"with --jar PATH. Maven said:\n{said}",
             ExitCode.ENVIRONMENT,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from generator import typed_command
 from generator.allowlist import Allowlist
 from generator.cache import Cache, sha256_bytes, sha256_file
 from generator.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
@@ -90,7 +91,7 @@ def gather(
     line's `outputs` and `kotlin` included), since it is part of the fingerprint. `python_files`:
     the Python API to bind against (`diff` gives each side its own); None: the installed one."""
     resolved = resolve_jar(allowlist.playwright_version, jar)
-    python_files = python_files or locate_python_api()
+    python_files = python_files or locate_python_api(allowlist.playwright_version)
     jar_sha = sha256_file(resolved.jar)
     sources_sha = sha256_file(resolved.sources) if resolved.sources else ""
     python_sha = sha256_bytes("".join(sha256_file(p) for p in python_files.paths).encode())
@@ -185,7 +186,7 @@ def check_versions(inputs: Inputs, allow_mismatch: bool) -> str | None:
     if inputs.jar.origin == "--jar" and java != pin:
         message = (
             f"--jar {inputs.jar.jar} is Playwright Java {java}, but {allowlist} pins {pin}. Pass "
-            f"the {pin} JAR, or move the project to {java} with `python -m generator bump {java}` "
+            f"the {pin} JAR, or move the project to {java} with `{typed_command.generator(['bump', java])}` "
             "(it changes every pin together)."
         )
     elif minor(java) == minor(python):
@@ -195,8 +196,9 @@ def check_versions(inputs: Inputs, allow_mismatch: bool) -> str | None:
         message = (
             f"Playwright Java is {java} ({java_from}) but the Python playwright bound against is "
             f"{python}; the shims call Python, so their minor versions must match. Install the "
-            f"Python package the project pins (`scripts/setup.sh`, or `pip install playwright=={java}`), "
-            "or move Java and Python together with `python -m generator bump VERSION`."
+            f"Python package the project pins (`scripts/setup.sh`, or "
+            f"`{typed_command.command('pip', 'install', f'playwright=={java}')}`), or move Java and "
+            f"Python together with `{typed_command.generator(['bump', 'VERSION'])}`."
         )
     if not allow_mismatch:
         raise GeneratorError(message, ExitCode.ENVIRONMENT)

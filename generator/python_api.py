@@ -394,13 +394,17 @@ class PythonApiFiles:
         return (self.sync, self.asynchronous, self.structures)
 
 
-def locate_python_api() -> PythonApiFiles:
-    """Find the installed `playwright` package without importing it."""
+def locate_python_api(pinned: str | None = None) -> PythonApiFiles:
+    """Find the installed `playwright` package without importing it (`pinned`: the version the
+    allowlist pins, which the error's install command names)."""
     spec = importlib.util.find_spec("playwright")
     if spec is None or not spec.submodule_search_locations:
+        from generator import typed_command
+
+        install = typed_command.command("pip", "install", f"playwright=={pinned or 'VERSION'}")
         raise GeneratorError(
-            "The Python package 'playwright' is not installed. Install the version the allowlist pins, "
-            "for example: pip install playwright==<version>.",
+            "The Python package 'playwright' is not installed. Install the version the allowlist pins: "
+            f"{install} (or run scripts/setup.sh).",
             ExitCode.ENVIRONMENT,
         )
     root = Path(next(iter(spec.submodule_search_locations)))

@@ -17,6 +17,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from generator import typed_command
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.python_api import PythonApiFiles, locate_python_api
 
@@ -67,7 +68,7 @@ def download_wheel(version: str, folder: Path) -> Path:
         said = "pip timed out" if done is None else _first_error(done.stdout + done.stderr)
         raise GeneratorError(
             f"pip could not download the Python playwright {version} wheel ({said}). Check that "
-            "the release exists (`python -m generator bump --list`) and that pip can reach its "
+            f"the release exists (`{typed_command.generator(['bump', '--list'])}`) and that pip can reach its "
             "index (see your pip configuration).",
             ExitCode.ENVIRONMENT,
         )

@@ -155,8 +155,8 @@ def answer(argv: Sequence[str]) -> int | None:
     this exact run up to date; None when it does not (the full run then decides)."""
     started = time.perf_counter()
     options = parse(argv)
-    if options is None:
-        return None
+    if options is None or "-v" in options or "--verbose" in options:
+        return None  # -v shows the last run's notes, which the full run reads from the cache
     try:
         with open(os.path.join(_cache_root(options), _KIND, _key(options)), encoding="utf-8") as f:
             header, _, payload = f.read().partition("\n")

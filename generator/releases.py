@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import typed_command
 from generator.diagnostics import ExitCode, GeneratorError
 from generator.jar_resolver import ARTIFACT, GROUP, mvn_get, parent_missing, stand_in_parent
 
@@ -242,6 +243,6 @@ def table(pin: str, releases: list[Release]) -> str:
         "",
         "Can be bumped to: "
         + (", ".join(ready) if ready else "none yet")
-        + (f" (`python -m generator bump {ready[-1]}`)" if ready else ""),
+        + (f" (`{typed_command.generator(['bump', ready[-1]])}`)" if ready else ""),
     ]
     return "\n".join(rows) + "\n"

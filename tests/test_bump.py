@@ -128,7 +128,8 @@ def test_the_list_says_what_is_missing_and_what_can_be_bumped_to() -> None:
     )
     assert rows[4].endswith("no: no Java JAR")
     assert rows[5].endswith("no: no Java JAR, no npm's playwright-core")
-    assert rows[-1] == "Can be bumped to: 1.63.0 (`python -m generator bump 1.63.0`)"
+    # the command as typed at the repository's root, with its .venv (issue 46)
+    assert rows[-1] == "Can be bumped to: 1.63.0 (`.venv/bin/python -m generator bump 1.63.0`)"
     assert table("1.65.2", []).splitlines()[-1] == "Can be bumped to: none yet"
 
 

@@ -318,7 +318,8 @@ def test_mvn_missing(out: Path, tmp_path: Path) -> None:
 
 MVN_FAILED = (
     "error: 'mvn' could not fetch com.microsoft.playwright:playwright:{version} (exit 1). Check that "
-    "this Playwright version exists (`python -m generator bump --list` shows which are published) "
+    "this Playwright version exists (`.venv/bin/python -m generator bump --list` shows which are "
+    "published) "
     "and that Maven can reach its repositories (see your Maven "
     "settings.xml), or pass the JAR with --jar PATH. Maven said:"
 )
@@ -392,8 +393,8 @@ def test_python_playwright_missing(out: Path) -> None:
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
     _assert_one_paragraph(
         done,
-        "The Python package 'playwright' is not installed. Install the version the allowlist pins, "
-        "for example: pip install playwright==<version>.",
+        "The Python package 'playwright' is not installed. Install the version the allowlist pins: "
+        f".venv/bin/python -m pip install playwright=={PINNED} (or run scripts/setup.sh).",
     )
     assert _snapshot(out) == before
 
