@@ -343,9 +343,10 @@ class ActionRun:
                     )
                     navigates = result is True
                 if watch is not None and not committed.is_set():
-                    # What the submit set off, before the page is read (a navigation that has
-                    # committed already is waited for below, to its load).
-                    await watch.settle()
+                    # What the submit set off, before the page is read; a navigation that
+                    # commits meanwhile ends it (it is waited for below, to its load), so a
+                    # form that navigates pays no grace.
+                    await _until_committed(watch.settle(), committed)
             finally:
                 if watch is not None:
                     watch.stop()
@@ -618,3 +619,18 @@ def _unresolved(count: int) -> str | None:
 def action_origin(url: str) -> str:
     """What the log says about where an action went: its origin only (paths and queries may hold PII)."""
     return origin_of(url) or "(not http)"
+
+
+async def _until_committed(settling: Awaitable[None], committed: asyncio.Event) -> None:
+    """`settling`, ended early (cancelled) as soon as `committed` is set; its errors are raised."""
+    settle = asyncio.ensure_future(settling)
+    commit = asyncio.ensure_future(committed.wait())
+    try:
+        await asyncio.wait({settle, commit}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (settle, commit):
+            if not task.done():
+                task.cancel()
+        await asyncio.gather(settle, commit, return_exceptions=True)
+    if not settle.cancelled() and settle.exception() is not None:
+        raise settle.exception()  # type: ignore[misc]
