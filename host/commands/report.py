@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.calls.core import EXECUTE_TOOL, OBJECTIVE_TOOL
+from host.calls.check import EXECUTE_TOOL, OBJECTIVE_TOOL
 from host.calls.registry import ToolRegistry
 from host.shared.descriptors import HOST_TOOLSETS_DIR, ToolDescriptor, read_toolsets
 from host.transports.mcp_server import listed_schema
