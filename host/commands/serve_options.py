@@ -159,7 +159,8 @@ def add_serve_command(
         default=[],
         type=Path,
         metavar="DIR",
-        help="a directory upload_file may read files from; repeatable (default: uploads off)",
+        help="a directory upload_file may read files from; repeatable (default: uploads off); "
+        "refused at start if it is not an existing directory",
     )
     serve.add_argument(
         "--allow-file-dir",
@@ -293,7 +294,7 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         allowed_hosts=tuple(args.allowed_host),
         allowed_origins=tuple(args.allowed_origin),
         enable_execute=args.enable_execute,
-        upload_dirs=tuple(args.upload_dir),
+        upload_dirs=_upload_dirs(args.upload_dir),
         storage_dir=args.storage_dir,
         file_dirs=tuple(args.allow_file_dir),
         max_connections=max(8, args.max_connections),
@@ -315,6 +316,24 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         cdp_headers=tuple(args.cdp_header),
         cdp_timeout=args.cdp_timeout,
     )
+
+
+def _upload_dirs(given: list[Path]) -> tuple[Path, ...]:
+    """`--upload-dir` values, each an existing directory: one that is missing or a file would
+    only show at the first upload, as every file refused."""
+    for path in given:
+        if not path.exists():
+            raise OptionError(
+                "--upload-dir",
+                f"{path} does not exist; create the directory, or give one that exists "
+                "(uploads read files from it)",
+            )
+        if not path.is_dir():
+            raise OptionError(
+                "--upload-dir",
+                f"{path} is not a directory; give the directory uploads may read files from",
+            )
+    return tuple(given)
 
 
 def _toolsets(given: list[str] | None) -> tuple[str, ...]:
