@@ -13,7 +13,8 @@ from typing import Any, NoReturn
 from playwright.async_api import Error as PlaywrightError
 
 from host.calls.call import HostParts
-from host.sessions.session import Session, Tab
+from host.sessions.session import Session
+from host.sessions.tab import Tab
 from host.sessions.tab_control import is_gone, stop_navigation, stop_scripts
 from host.shared.errors import HostError
 

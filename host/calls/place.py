@@ -20,7 +20,8 @@ from playwright.async_api import Error as PlaywrightError
 from host.calls.call import Call, HostParts
 from host.calls.check import EXECUTE_TOOL
 from host.calls.failures import first_line
-from host.sessions.session import Session, describe_dialog
+from host.sessions.dialogs import describe_dialog
+from host.sessions.session import Session
 from host.settings.config import HostConfig
 from host.settings.limits import execute_timeout, json_safe
 from host.shared.errors import HostError

@@ -15,8 +15,9 @@ from host.calls.call import Call, HostParts
 from host.calls.failures import classify, first_line, other_failure, retrieve
 from host.calls.registry import CallContext
 from host.calls.result_caps import refused
-from host.sessions.session import Session, Tab
+from host.sessions.session import Session
 from host.sessions.settle import ActionWatch
+from host.sessions.tab import Tab
 from host.sessions.tab_control import is_gone, stop_navigation, stop_scripts
 from host.sessions.targets import runs_a_regex
 from host.shared.errors import HostError
