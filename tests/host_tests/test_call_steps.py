@@ -17,148 +17,16 @@ from host.sessions.keys import SessionKey
 from host_tests.host_helpers import LoopThread, host_config
 
 KEY = SessionKey("stdio", "stdio")
+DEEP: object = 1
+for _ in range(80):  # deeper than the host's argument limits allow
+    DEEP = [DEEP]
 
 REFUSED = [
     ("web_title", {"unknown": 1}, "unknown_argument"),
     ("web_navigate", {"url": "file:///etc/passwd"}, "url_blocked"),
     ("browser_execute_python", {"code": "1"}, "tool_disabled"),
     ("no_such_tool", {}, "unknown_tool"),
-    (
-        "web_evaluate",
-        {
-            "script": "1",
-            "arg": [
-                [
-                    [
-                        [
-                            [
-                                [
-                                    [
-                                        [
-                                            [
-                                                [
-                                                    [
-                                                        [
-                                                            [
-                                                                [
-                                                                    [
-                                                                        [
-                                                                            [
-                                                                                [
-                                                                                    [
-                                                                                        [
-                                                                                            [
-                                                                                                [
-                                                                                                    [
-                                                                                                        [
-                                                                                                            [
-                                                                                                                [
-                                                                                                                    [
-                                                                                                                        [
-                                                                                                                            [
-                                                                                                                                [
-                                                                                                                                    [
-                                                                                                                                        [
-                                                                                                                                            [
-                                                                                                                                                [
-                                                                                                                                                    [
-                                                                                                                                                        [
-                                                                                                                                                            [
-                                                                                                                                                                [
-                                                                                                                                                                    [
-                                                                                                                                                                        [
-                                                                                                                                                                            [
-                                                                                                                                                                                [
-                                                                                                                                                                                    [
-                                                                                                                                                                                        [
-                                                                                                                                                                                            [
-                                                                                                                                                                                                [
-                                                                                                                                                                                                    [
-                                                                                                                                                                                                        [
-                                                                                                                                                                                                            [
-                                                                                                                                                                                                                [
-                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                                            1
-                                                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                ]
-                                                                                                                                                                                                            ]
-                                                                                                                                                                                                        ]
-                                                                                                                                                                                                    ]
-                                                                                                                                                                                                ]
-                                                                                                                                                                                            ]
-                                                                                                                                                                                        ]
-                                                                                                                                                                                    ]
-                                                                                                                                                                                ]
-                                                                                                                                                                            ]
-                                                                                                                                                                        ]
-                                                                                                                                                                    ]
-                                                                                                                                                                ]
-                                                                                                                                                            ]
-                                                                                                                                                        ]
-                                                                                                                                                    ]
-                                                                                                                                                ]
-                                                                                                                                            ]
-                                                                                                                                        ]
-                                                                                                                                    ]
-                                                                                                                                ]
-                                                                                                                            ]
-                                                                                                                        ]
-                                                                                                                    ]
-                                                                                                                ]
-                                                                                                            ]
-                                                                                                        ]
-                                                                                                    ]
-                                                                                                ]
-                                                                                            ]
-                                                                                        ]
-                                                                                    ]
-                                                                                ]
-                                                                            ]
-                                                                        ]
-                                                                    ]
-                                                                ]
-                                                            ]
-                                                        ]
-                                                    ]
-                                                ]
-                                            ]
-                                        ]
-                                    ]
-                                ]
-                            ]
-                        ]
-                    ]
-                ]
-            ],
-        },
-        "invalid_argument",
-    ),
+    ("web_evaluate", {"script": "1", "arg": DEEP}, "invalid_argument"),
 ]
 
 
