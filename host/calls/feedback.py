@@ -10,7 +10,9 @@ from playwright.async_api import Error as PlaywrightError
 
 from host.calls.page_snapshot import snapshot_within
 from host.calls.results import Rendered
-from host.sessions.session import Session, Tab, describe_dialog
+from host.sessions.dialogs import describe_dialog
+from host.sessions.session import Session
+from host.sessions.tab import Tab
 from host.sessions.targets import record_refs
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue

@@ -16,7 +16,7 @@ import asyncio
 from playwright.async_api import Locator
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from host.sessions.session import Tab
+from host.sessions.tab import Tab
 from host.sessions.tab_control import stop_scripts
 from host.shared.errors import HostError
 

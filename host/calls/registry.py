@@ -30,7 +30,8 @@ from host.shared.jsontypes import JsonObject, JsonValue
 from host.shared.yaml_cache import YamlCache
 
 if TYPE_CHECKING:
-    from host.sessions.session import Session, Tab
+    from host.sessions.session import Session
+    from host.sessions.tab import Tab
     from host.trails.recorder import Recorder
 
 # Host tools that replace a generated tool of the same name, and why. Any other clash is an error.

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from host.settings.limits import json_safe
+from host.shared.descriptors import ToolDescriptor
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -87,3 +89,41 @@ class ToolOutcome:
         if self.display is not None:
             return self.display + extra
         return json.dumps(self.structured(), ensure_ascii=False)
+
+
+def success(descriptor: ToolDescriptor, value: object, args: object, limit: int) -> ToolOutcome:
+    """The successful outcome of a call of `descriptor` that returned `value`: JSON, shown as an
+    image when it is one; a `HostError` (`result_too_large`) past `limit` bytes."""
+    if isinstance(value, str):
+        size = len(value)
+    elif isinstance(value, dict | list):
+        size = len(json.dumps(value, ensure_ascii=False, default=str))
+    else:
+        size = 0
+    if size > limit:
+        raise HostError(
+            "result_too_large",
+            f"the result has {size} bytes, more than the host's limit of {limit}; ask for less "
+            "(a selector, a clip, a smaller page)",
+        )
+    json_value = json_safe(value)
+    if isinstance(value, Rendered) and isinstance(json_value, dict):
+        json_value = Rendered(json_value, json_safe(value.text), spread=value.spread)  # type: ignore[arg-type]
+    outcome = ToolOutcome(tool=descriptor.name, ok=True, value=json_value)
+    if isinstance(json_value, Rendered):
+        outcome.display = json_value.text
+        outcome.spread = json_value.spread
+    if isinstance(value, Image):
+        outcome.value = value
+        outcome.image_mime = value.mime
+        return outcome
+    schema = descriptor.returns.get("schema")
+    if (
+        isinstance(value, str)
+        and isinstance(schema, dict)
+        and schema.get("contentEncoding") == "base64"
+        and "screenshot" in descriptor.name.lower()
+    ):
+        kind = args.get("type") if isinstance(args, dict) else None
+        outcome.image_mime = "image/jpeg" if kind == "jpeg" else "image/png"
+    return outcome

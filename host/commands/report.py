@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.calls.core import EXECUTE_TOOL, OBJECTIVE_TOOL
+from host.calls.check import EXECUTE_TOOL, OBJECTIVE_TOOL
 from host.calls.registry import ToolRegistry
 from host.shared.descriptors import HOST_TOOLSETS_DIR, ToolDescriptor, read_toolsets
 from host.transports.mcp_server import listed_schema
@@ -127,16 +127,39 @@ def render(registry: ToolRegistry) -> str:
 
 
 def main(check: bool = False, path: Path = REPORT) -> int:
+    """Write the report at `path` (with `check`, only compare it) and say what was done: one line
+    on standard output naming the file; a stale report or a broken budget on standard error,
+    exit status 1."""
     registry = ToolRegistry()
     text = render(registry)
     problems = budget_problems(registry)
+    current = path.read_text(encoding="utf-8") if path.exists() else None
     if check:
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
         if current != text:
             print(f"{path} is stale; run `python -m host report`", file=sys.stderr)
             return 1
-    else:
+    elif current != text:
         path.write_text(text, encoding="utf-8")
+    print(
+        _said(path, registry, "checked" if check else "wrote" if current != text else "unchanged")
+    )
     for problem in problems:
         print(f"budget: {problem}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _said(path: Path, registry: ToolRegistry, done: str) -> str:
+    """The one line `report` answers with: the file (relative to the current directory when it
+    lies under it), whether it changed, and the figures it holds."""
+    try:
+        shown = str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        shown = str(path)
+    costs = default_costs(registry)
+    figures = (
+        f"{len(read_toolsets(HOST_TOOLSETS_DIR))} toolsets; the default listing has "
+        f"{len(costs)} tools, {total_tokens(costs)} tokens"
+    )
+    if done == "wrote":
+        return f"wrote {shown} ({figures})"
+    return f"{shown} {'is up to date' if done == 'checked' else 'unchanged'} ({figures})"

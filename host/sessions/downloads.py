@@ -11,14 +11,19 @@ file is.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
+from playwright.async_api import Download
+
 from host.sessions.session_files import SessionFiles, plain_name, save_output
+from host.sessions.session_state import SessionState, clip
+from host.settings.config import HostConfig
 from host.shared.confined import TooLarge
 from host.shared.jsontypes import JsonObject
 
-__all__ = ["plain_name", "save_download", "save_output"]
+__all__ = ["Downloads", "plain_name", "save_download", "save_output"]
 
 
 async def save_download(download: Any, files: SessionFiles, cap: int) -> JsonObject:
@@ -47,3 +52,62 @@ async def save_download(download: Any, files: SessionFiles, cap: int) -> JsonObj
             "detail": f"{size} bytes is more than this host keeps ({cap}); it was deleted",
         }
     return {"event": "download", "name": name, "size": size, "path": str(path)}
+
+
+class Downloads(SessionState):
+    """The download part of a session: every download its pages start is saved (`save_download`)
+    and reported once, by the call that waits for it or in a later result."""
+
+    def _init_downloads(self, config: HostConfig) -> None:
+        """No download started."""
+        self._downloads: list[asyncio.Task[JsonObject]] = []
+        self.downloads_started = 0
+        """Downloads begun in this session, ever (a settle compares it before and after)."""
+
+    def _on_download(self, download: Download) -> None:
+        self.downloads_started += 1
+        task = asyncio.ensure_future(
+            save_download(download, self.files, self.config.max_download_bytes)
+        )
+        self._downloads.append(task)
+
+    async def take_download(self, appear: float, wait: float) -> JsonObject | None:
+        """The first download started and not yet reported, once saved: waits `appear` seconds
+        at most for one to start and `wait` for it to finish (then None, and it is reported
+        when done). What `browser_navigate` to an attachment answers with."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + appear
+        while not self._downloads and loop.time() < give_up:
+            await asyncio.sleep(0.05)
+        if not self._downloads:
+            return None
+        task = self._downloads[0]
+        done, _ = await asyncio.wait({task}, timeout=wait)
+        if not done:
+            return None
+        self._downloads.remove(task)
+        if task.cancelled() or task.exception() is not None:
+            error = None if task.cancelled() else task.exception()
+            return {"event": "download_failed", "detail": clip(str(error), 300)}
+        return task.result()
+
+    async def settle_downloads(self, wait: float) -> None:
+        """Wait (at most `wait` seconds) for the downloads started so far and note each one;
+        one still running is noted as such and reported when it ends."""
+        if not self._downloads:
+            return
+        done, pending = await asyncio.wait(self._downloads, timeout=wait)
+        self._downloads = list(pending)
+        for task in done:
+            if task.cancelled() or task.exception() is not None:
+                error = None if task.cancelled() else task.exception()
+                self.note({"event": "download_failed", "detail": clip(str(error), 300)})
+            else:
+                self.note(task.result())
+        if pending:
+            self.note(
+                {
+                    "event": "download_running",
+                    "detail": f"{len(pending)} download(s) still running; reported when done",
+                }
+            )

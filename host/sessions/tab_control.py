@@ -16,7 +16,8 @@ import asyncio
 import contextlib
 import logging
 
-from host.sessions.session import Session, Tab
+from host.sessions.session import Session
+from host.sessions.tab import Tab
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import re
 from playwright.async_api import Locator
 
 from host.sessions.locator_syntax import selector_of_code
-from host.sessions.session import Tab
+from host.sessions.tab import Tab
 from host.shared.errors import HostError
 
 REF = re.compile(r"^(?:aria-ref=)?((?:f\d+)?e\d+)$")

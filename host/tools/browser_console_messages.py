@@ -10,8 +10,8 @@ in the session's folder's `console/` and returns the path instead.
 from __future__ import annotations
 
 from host.calls.registry import CallContext
+from host.sessions.console_log import level_at_least
 from host.sessions.downloads import save_output
-from host.sessions.session import level_at_least
 from host.shared.jsontypes import JsonObject, JsonValue
 
 

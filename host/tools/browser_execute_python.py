@@ -25,7 +25,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from host.calls.registry import CallContext
 from host.calls.results import Rendered
-from host.sessions.session import Session, Tab
+from host.sessions.session import Session
+from host.sessions.tab import Tab
 from host.settings.limits import execute_timeout
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue

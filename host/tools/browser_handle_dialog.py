@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
-from host.sessions.session import describe_dialog
+from host.sessions.dialogs import describe_dialog
 from host.shared.jsontypes import JsonObject, JsonValue
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from host.calls.registry import CallContext
-from host.sessions.session import RouteRule
+from host.sessions.routes import RouteRule
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 

@@ -15,8 +15,8 @@ from host.calls.feedback import page_feedback
 from host.calls.registry import CallContext
 from host.calls.result_caps import MAX_RESULT_DEPTH, bounded_expression
 from host.calls.results import Image
-from host.sessions.session import clip
 from host.sessions.session_files import unguessable
+from host.sessions.session_state import clip
 from host.sessions.targets import locate
 from host.sessions.uploads import file_input, read_upload, sending_timeout
 from host.shared.confined import Refused, create_file

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import re
+from pathlib import Path
 
+import pytest
 from host_tests.host_helpers import ServedHost
 from mcp import Client
 
@@ -20,6 +24,7 @@ from host.commands.report import (
     toolset_costs,
     total_tokens,
 )
+from host.commands.report import main as report_main
 
 
 def test_the_report_is_current_and_the_budget_is_kept() -> None:
@@ -56,3 +61,28 @@ def test_what_mcp_lists_is_what_the_report_measures(agent_host: ServedHost) -> N
     assert sorted(t["name"] for t in listed) == sorted(c.name for c in costs)  # type: ignore[type-var]
     assert characters == sum(c.characters for c in costs)
     assert round(characters / 4) <= MAX_TOKENS and len(listed) <= MAX_TOOLS
+
+
+def test_report_says_what_it_wrote_and_rewrites_nothing_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "REPORT.md"
+    assert report_main(path=path) == 0
+    wrote = capsys.readouterr().out.splitlines()
+    text = path.read_text(encoding="utf-8")
+    row = re.search(
+        r"^\| default listing \(with --enable-execute and --record\) \| (\d+) \| (\d+) \|",
+        text,
+        re.M,
+    )
+    assert row is not None, text
+    toolsets = len(list((REPORT.parent).glob("*.toolset.yaml")))
+    figures = f"({toolsets} toolsets; the default listing has {row[1]} tools, {row[2]} tokens)"
+    assert wrote == [f"wrote REPORT.md {figures}"]
+    os.utime(path, (1_000_000, 1_000_000))
+    assert report_main(path=path) == 0
+    assert capsys.readouterr().out.splitlines() == [f"REPORT.md unchanged {figures}"]
+    assert path.stat().st_mtime == 1_000_000  # not written again
+    assert report_main(check=True, path=path) == 0
+    assert capsys.readouterr().out.splitlines() == [f"REPORT.md is up to date {figures}"]

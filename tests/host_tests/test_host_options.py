@@ -70,6 +70,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "unknown.yaml").write_text("viewport-size: 640x480\nwindow-size: 1x1\n")
     (folder / "bad-number.json").write_text('{"max-sessions": "many"}')
     (folder / "a-file").write_text("")
+    (folder / "gone-uploads.yaml").write_text(f"upload-dir: [{folder / 'gone'}]\n")
     return folder
 
 
@@ -96,6 +97,18 @@ BAD_STARTS: list[tuple[str, list[str], dict[str, str], list[str]]] = [
         ["--blocked-origins", "scheme"],
     ),
     ("profile is a file", ["--user-data-dir", "{f}/a-file"], {}, ["--user-data-dir"]),
+    (
+        "upload dir missing",
+        ["--upload-dir", "{f}", "--upload-dir", "{f}/gone"],
+        {},
+        ["error: --upload-dir: ", "/gone does not exist; create the directory"],
+    ),
+    (
+        "upload dir is a file",
+        ["--upload-dir", "{f}/a-file"],
+        {},
+        ["error: --upload-dir: ", "/a-file is not a directory; give the directory"],
+    ),
     ("settle too long", ["--timeout-settle", "20000"], {}, ["--timeout-settle", "0 to 10000"]),
     (
         "idle in the peer's milliseconds",
@@ -110,6 +123,12 @@ BAD_STARTS: list[tuple[str, list[str], dict[str, str], list[str]]] = [
     ("config: unknown key", ["--config", "{f}/unknown.yaml"], {}, ["'window-size' in", "known:"]),
     ("config: not a number", ["--config", "{f}/bad-number.json"], {}, ["'max-sessions' in"]),
     ("config: missing", ["--config", "{f}/none.yaml"], {}, ["--config", "not a file"]),
+    (
+        "config: upload dir missing",
+        ["--config", "{f}/gone-uploads.yaml"],
+        {},
+        ["error: --upload-dir: ", "/gone does not exist", "(set by 'upload-dir' in "],
+    ),
 ]
 
 

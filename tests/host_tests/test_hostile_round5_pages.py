@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from local_server import LocalServer, PageHandler, serve
 
-from host.sessions.session import Tab
+from host.sessions.tab import Tab
 from host_tests.host_helpers import LoopThread
 from host_tests.test_hostile_runtime import Caller, running
 

@@ -22,7 +22,8 @@ import pytest
 from local_server import serve
 from mcp import Client
 
-from host.commands.cli import build_parser, config_from, subcommands
+from host.commands.cli import build_parser, subcommands
+from host.commands.serve_options import config_from
 from host.settings.browser_options import OptionError
 from host.settings.config_file import ConfigFileError, with_config
 from host_tests.host_helpers import (
