@@ -78,13 +78,13 @@ sys.path.insert(0, {repo!r}); sys.path.insert(0, {bench!r})
 from synthetic import python_copies
 from generator.allowlist import Allowlist, AllowlistEntry, load_allowlist
 from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 from generator.java_surface import build_surface
 from generator.python_api import read_python_surface
 from generator.render import Renderer, default_templates
 from generator.surface_report import build_report
-from generator.targets import TARGETS
+from generator.shared.targets import TARGETS
 copies = {copies}
 real = load_allowlist(Path({allowlist!r}))
 entries = [e for e in real.entries if e.name is None]
@@ -294,7 +294,7 @@ def measure_scaling(work: Path, copies: int) -> tuple[dict, dict]:  # type: igno
     from generator.allowlist import load_allowlist
     from generator.jar_resolver import resolve_jar
     from generator.java_surface import build_surface
-    from generator.targets import TARGETS
+    from generator.shared.targets import TARGETS
 
     allowlist = REPO / "allowlist.yaml"
     real = resolve_jar(load_allowlist(allowlist).playwright_version, None)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.java_model import JavaStruct, JavaSurface, JavaType
 from generator.python_api import PyMethod, PythonSurface
-from generator.targets import TARGETS
+from generator.shared.targets import TARGETS
 
 
 def _source_type(t: JavaType) -> str:

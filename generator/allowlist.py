@@ -8,9 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from generator.diagnostics import GeneratorError
-from generator.names import ToolName, is_identifier
-from generator.targets import TARGETS, Target
+from generator.shared.diagnostics import GeneratorError
+from generator.shared.names import ToolName, is_identifier
+from generator.shared.targets import TARGETS, Target
 
 _TOP_KEYS = ("playwright", "tools")
 _OPTIONAL_TOP_KEYS = ("generate",)

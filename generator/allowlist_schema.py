@@ -15,8 +15,8 @@ from typing import Any
 
 from generator.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
 from generator.ir import Tool
+from generator.shared.targets import TARGETS
 from generator.surface_report import SurfaceReport
-from generator.targets import TARGETS
 
 _PREFIX = {target.java_interface: target.prefix for target in TARGETS.values()}
 # A description in an editor's completion list: its first paragraph, kept short.

@@ -10,17 +10,17 @@ import dataclasses
 import re
 
 from generator.allowlist import Allowlist, AllowlistEntry
-from generator.diagnostics import Diagnostics, ExitCode, GeneratorError
 from generator.ir import CallArgument, DescriptionFrom, Tool, ToolParam
 from generator.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.java_objects import JavaObjects
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
 from generator.model_text import ModelText
-from generator.names import ToolName, python_member, snake_case
 from generator.overloads import OverloadMerger
 from generator.python_api import PyMethod, PythonSurface
 from generator.python_binding import PythonBinder
 from generator.refusal import Refusal, RefusalKind, refuse
+from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError
+from generator.shared.names import ToolName, python_member, snake_case
 from generator.type_tree import Scalar
 
 EVENT_METHOD = re.compile(r"^(on|off|once)[A-Z]")

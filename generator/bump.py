@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.allowlist import load_allowlist
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.python_release import valid_version
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 _STEP_TIMEOUT_S = 900
 

@@ -19,8 +19,6 @@ from typing import Any
 
 from generator import output, quick_check
 from generator.allowlist import GENERATE_KEYS, Allowlist, load_allowlist
-from generator.cache import Cache, default_cache_dir
-from generator.diagnostics import ExitCode, GeneratorError, Level
 from generator.lock import OutputLock
 from generator.pipeline import (
     Generation,
@@ -32,6 +30,8 @@ from generator.pipeline import (
     remember,
     up_to_date,
 )
+from generator.shared.cache import Cache, default_cache_dir
+from generator.shared.diagnostics import ExitCode, GeneratorError, Level
 
 
 def _common(p: argparse.ArgumentParser) -> None:

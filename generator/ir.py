@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from generator.live_objects import LiveSummary
-from generator.names import ToolName, python_identifier, typescript_identifier
-from generator.targets import Target
+from generator.shared.names import ToolName, python_identifier, typescript_identifier
+from generator.shared.targets import Target
 from generator.type_tree import TypeNode
 
 DescriptionFrom = Literal["allowlist", "javadoc", "python", "generated"]

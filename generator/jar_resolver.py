@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import ExitCode, GeneratorError
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 GROUP, ARTIFACT = "com.microsoft.playwright", "playwright"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

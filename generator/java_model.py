@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from generator.json_shape import as_bool, as_list, as_str, fields
+from generator.shared.json_shape import as_bool, as_list, as_str, fields
 
 PRIMITIVES = frozenset(
     {"boolean", "byte", "char", "short", "int", "long", "float", "double", "void"}

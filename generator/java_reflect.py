@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from generator import checkpoints
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.java_model import (
     PRIMITIVES,
     JavaEnum,
@@ -32,6 +30,8 @@ from generator.java_model import (
     JavaStruct,
     JavaType,
 )
+from generator.shared import checkpoints
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 PLAYWRIGHT_PACKAGE = "com.microsoft.playwright"
 # -Xrs: the JVM leaves SIGINT and SIGTERM to Python, so an interrupted run still cleans up and

@@ -13,8 +13,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.java_model import JavaDoc
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 _CLASS_DECL = re.compile(r"\b(?:class|interface|enum)\s+(\w+)")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")

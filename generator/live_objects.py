@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.targets import JAVA_PACKAGE
+from generator.shared.targets import JAVA_PACKAGE
 from generator.type_tree import Field, ObjectOf, Scalar, TypeNode
 
 _STRING, _INTEGER, _BOOLEAN = Scalar("string"), Scalar("integer"), Scalar("boolean")

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from generator import checkpoints
-from generator.diagnostics import ExitCode, GeneratorError
+from generator.shared import checkpoints
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 HOLDER_FILE = ".generator-lock"
 _POLL_S = 0.05

@@ -10,8 +10,8 @@ import json
 from typing import Any
 
 from generator import __version__
-from generator.cache import sha256_bytes
 from generator.ir import Tool
+from generator.shared.cache import sha256_bytes
 from generator.surface_report import SurfaceReport
 from generator.writers import json_schema
 

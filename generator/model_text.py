@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from generator.names import python_member, snake_case
+from generator.shared.names import python_member, snake_case
 
 T = TypeVar("T")
 

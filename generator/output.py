@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import checkpoints
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.ledger import (
     LEDGER,
     Ledger,
@@ -38,6 +36,8 @@ from generator.ledger import (
     removable,
 )
 from generator.lock import clear_stale_holder
+from generator.shared import checkpoints
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 JOURNAL = ".generator-journal"
 INTENT = ".generator-staging"

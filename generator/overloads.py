@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.diagnostics import Diagnostics
 from generator.ir import ToolParam
 from generator.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.lowering import Lowerer, Unlowerable
+from generator.shared.diagnostics import Diagnostics
 from generator.type_tree import ListOf, LocatorSelector, OneOf, TypeNode, walk
 
 

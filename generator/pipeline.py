@@ -14,9 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.allowlist import Allowlist
-from generator.cache import Cache, sha256_bytes, sha256_file
-from generator.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
-from generator.dist_version import dist_version
 from generator.jar_resolver import (
     UNKNOWN_VERSION,
     ResolvedJar,
@@ -26,7 +23,10 @@ from generator.jar_resolver import (
 )
 from generator.ledger import LEDGER, safe_relative
 from generator.python_api import PythonApiFiles, PythonSurface, locate_python_api
-from generator.targets import TARGETS
+from generator.shared.cache import Cache, sha256_bytes, sha256_file
+from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
+from generator.shared.dist_version import dist_version
+from generator.shared.targets import TARGETS
 from generator.template_dir import default_templates
 
 if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run

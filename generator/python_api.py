@@ -16,9 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import ExitCode, GeneratorError
-from generator.dist_version import dist_version
-from generator.json_shape import as_bool, as_dict, as_list, as_str, fields
 from generator.python_types import (
     ANY,
     PyGeneric,
@@ -30,6 +27,9 @@ from generator.python_types import (
     to_data,
     union,
 )
+from generator.shared.diagnostics import ExitCode, GeneratorError
+from generator.shared.dist_version import dist_version
+from generator.shared.json_shape import as_bool, as_dict, as_list, as_str, fields
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from generator.diagnostics import Diagnostics
 from generator.ir import CallArgument, ToolParam
 from generator.live_objects import LiveSummary
-from generator.names import python_member, snake_case
 from generator.python_api import PyMethod, PyParam, PythonSurface
 from generator.python_types import (
     ANY,
@@ -27,6 +25,8 @@ from generator.python_types import (
 )
 from generator.python_types import walk as walk_python
 from generator.refusal import Refusal, RefusalKind
+from generator.shared.diagnostics import Diagnostics
+from generator.shared.names import python_member, snake_case
 from generator.type_tree import (
     AnyJson,
     EnumOf,

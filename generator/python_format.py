@@ -12,10 +12,10 @@ import os
 import re
 import signal
 
-from generator import checkpoints
-from generator.cache import Cache
-from generator.diagnostics import ExitCode, GeneratorError
-from generator.dist_version import dist_version
+from generator.shared import checkpoints
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import ExitCode, GeneratorError
+from generator.shared.dist_version import dist_version
 
 LINE_LENGTH = 100
 # Formatting in worker processes pays off only from this many uncached files per worker.

@@ -17,8 +17,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.python_api import PythonApiFiles, locate_python_api
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 # The three files `python_api` reads, as paths inside the wheel.
 _MEMBERS = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from generator.json_shape import as_list, as_str
+from generator.shared.json_shape import as_list, as_str
 
 
 @dataclass(frozen=True)

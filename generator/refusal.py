@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from generator.diagnostics import Diagnostics
+from generator.shared.diagnostics import Diagnostics
 
 
 class RefusalKind(enum.Enum):

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from generator import tool_memo, views
-from generator.cache import Cache
 from generator.ir import Tool
 from generator.kotlin_settings import KotlinSettings
 from generator.outputs import (
@@ -27,6 +26,7 @@ from generator.outputs import (
     selected,
 )
 from generator.python_format import format_all, same_structure
+from generator.shared.cache import Cache
 from generator.surface_report import SurfaceReport
 from generator.template_dir import default_templates as default_templates
 from generator.templating import built_in, environment, render, templates_digest

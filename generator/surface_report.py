@@ -9,12 +9,12 @@ from typing import Literal
 
 from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
-from generator.diagnostics import Diagnostics, Level
 from generator.ir import Tool
 from generator.java_model import JavaSurface
 from generator.python_api import PythonSurface
 from generator.refusal import Refusal
-from generator.targets import TARGETS
+from generator.shared.diagnostics import Diagnostics, Level
+from generator.shared.targets import TARGETS
 
 Status = Literal["tool", "refused", "not listed"]
 

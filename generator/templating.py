@@ -20,13 +20,13 @@ import jinja2
 import jinja2.sandbox
 from jinja2.exceptions import SecurityError
 
-from generator.diagnostics import ExitCode, GeneratorError
+from generator.shared.diagnostics import ExitCode, GeneratorError
 from generator.template_dir import default_templates
 from generator.writers.python import string_literal
 from generator.yaml_text import yaml_block, yaml_scalar
 
 if TYPE_CHECKING:
-    from generator.cache import Cache
+    from generator.shared.cache import Cache
 
 
 def markdown_cell(text: str) -> str:

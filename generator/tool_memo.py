@@ -20,10 +20,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.cache import Cache
-from generator.dist_version import dist_version
 from generator.ir import Tool
 from generator.ledger import safe_relative
+from generator.shared.cache import Cache
+from generator.shared.dist_version import dist_version
 
 KIND = "tool-files"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import CallArgument, Tool, ToolParam
 from generator.live_objects import LiveSummary
+from generator.shared.diagnostics import ExitCode, GeneratorError
 from generator.type_tree import (
     AnyJson,
     Base64Bytes,

@@ -21,7 +21,7 @@ from generator.jar_resolver import ResolvedJar, resolve_jar
 from generator.java_model import JavaSurface
 from generator.java_surface import build_surface
 from generator.python_api import PythonSurface, read_python_surface
-from generator.targets import TARGETS
+from generator.shared.targets import TARGETS
 
 REPO = Path(__file__).resolve().parent.parent
 # The Playwright version the project pins: tests name it through this, so a bump changes one file.

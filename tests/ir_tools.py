@@ -7,8 +7,8 @@ import dataclasses
 from typing import Any
 
 from generator.ir import ResultShape, Tool, ToolParam
-from generator.names import ToolName
-from generator.targets import TARGETS
+from generator.shared.names import ToolName
+from generator.shared.targets import TARGETS
 from generator.type_tree import Null
 
 

@@ -11,8 +11,8 @@ from conftest import PINNED, REPO
 
 from generator import bump
 from generator.cli import main
-from generator.diagnostics import GeneratorError
 from generator.releases import Release, table
+from generator.shared.diagnostics import GeneratorError
 
 PYPROJECT = '[project]\ndependencies = [\n    "black==26.10.1",\n    "playwright=={v}",\n]\n'
 PACKAGE = '{{\n  "devDependencies": {{\n    "@playwright/test": "{v}",\n    "playwright-core": "{v}"\n  }}\n}}\n'

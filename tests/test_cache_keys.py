@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, read_tree
 
-from generator.code_digest import closure, code_digest
+from generator.shared.code_digest import closure, code_digest
 
 
 def _copy_project(root: Path) -> Path:
@@ -82,12 +82,13 @@ def test_the_closure_follows_imports_inside_functions_and_through_modules() -> N
     assert "generator.cli" not in found
     assert closure("generator.python_format") == (
         "generator",
-        "generator.cache",
-        "generator.checkpoints",
-        "generator.code_digest",
-        "generator.diagnostics",
-        "generator.dist_version",
         "generator.python_format",
+        "generator.shared",
+        "generator.shared.cache",
+        "generator.shared.checkpoints",
+        "generator.shared.code_digest",
+        "generator.shared.diagnostics",
+        "generator.shared.dist_version",
     )
 
 
@@ -104,7 +105,7 @@ def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(
     probe = (
         "import json, sys\n"
         "from generator.cli import main\n"
-        "from generator.code_digest import code_digest\n"
+        "from generator.shared.code_digest import code_digest\n"
         f"status = main(['--out', {str(out)!r}, '--cache-dir', {str(cache)!r}, '-q'])\n"
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'jinja2', 'black'})\n"
         "print(json.dumps([status, heavy, code_digest.cache_info().currsize]))\n"

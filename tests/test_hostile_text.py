@@ -33,14 +33,14 @@ from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 
 from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
 from generator.ir import Tool
 from generator.java_model import JavaSurface
 from generator.python_api import PythonSurface
 from generator.render import PYTHON_ROOT, Renderer, default_templates
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
+from generator.shared.targets import TARGETS
 from generator.surface_report import SurfaceReport, build_report
-from generator.targets import TARGETS
 
 TSC = REPO / "node_modules" / ".bin" / "tsc"
 SHIM = f"{PYTHON_ROOT}/tools/web_set_extra_http_headers.py"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import seeded_maven
 
-from generator.diagnostics import GeneratorError
 from generator.jar_resolver import ResolvedJar, resolve_jar
+from generator.shared.diagnostics import GeneratorError
 
 
 @pytest.fixture

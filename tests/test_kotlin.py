@@ -360,7 +360,7 @@ def test_the_ir_records_how_objects_are_built_in_java(
     them, and the Options' setters by tool parameter name (`polling` is `setPollingInterval`)."""
     from generator.allowlist import load_allowlist
     from generator.binding import Binder
-    from generator.diagnostics import Diagnostics
+    from generator.shared.diagnostics import Diagnostics
 
     binder = Binder(java_surface, python_surface, Diagnostics())
     tools = {t.name.value: t for t in binder.bind_all(load_allowlist(REPO / "allowlist.yaml"))}

@@ -23,16 +23,16 @@ from conftest import PINNED, REPO, generate
 
 from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
 from generator.ir import Tool
 from generator.java_model import JavaSurface
 from generator.java_surface import build_surface
 from generator.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
 from generator.refusal import Refusal
 from generator.render import Renderer, default_templates
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
+from generator.shared.targets import Target
 from generator.surface_report import build_report
-from generator.targets import Target
 from generator.views import shim_view
 
 SOURCES = Path(__file__).resolve().parent / "fixtures" / "names"

@@ -19,11 +19,11 @@ from conftest import REPO
 
 import generator.render as render
 from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
 from generator.java_model import JavaSurface
 from generator.python_api import PythonSurface
 from generator.render import Renderer, default_templates
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 from generator.surface_report import build_report
 from generator.writers.python_layout import NotLaidOut, lay_out, normalize_quotes
 

@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 from conftest import REPO, read_tree
 
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
 from generator.java_model import JavaSurface
 from generator.outputs import DEFAULT_KINDS, PYTHON_ROOT, Rendered, runtime_module, selected
 from generator.python_api import PythonSurface, parse_annotation
@@ -28,6 +26,8 @@ from generator.python_types import (
     without_none,
 )
 from generator.render import Renderer, default_templates
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 from generator.surface_report import build_report
 from generator.type_tree import EnumOf, ListOf, ObjectOf, Scalar
 from generator.writers.python import Import, PythonWriter, import_block

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from generator.cache import Cache
 from generator.java_model import (
     JavaDoc,
     JavaEnum,
@@ -27,6 +26,7 @@ from generator.java_model import (
 from generator.pipeline import _cached
 from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
 from generator.python_types import PyGeneric, PyLiteral, PyName, PyNone, PyUnion
+from generator.shared.cache import Cache
 
 STRING = JavaType("java.lang.String")
 SURFACE = JavaSurface(

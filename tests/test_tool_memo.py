@@ -13,12 +13,12 @@ from conftest import REPO
 from generator import views
 from generator.allowlist import load_allowlist
 from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
 from generator.ir import Tool
 from generator.java_model import JavaSurface
 from generator.python_api import PythonSurface
 from generator.render import Renderer, default_templates
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 from generator.surface_report import SurfaceReport, build_report
 from generator.tool_memo import KIND
 

@@ -30,7 +30,7 @@ def test_another_pin_than_the_installed_playwright_is_generated_from_its_wheel(
     """A consumer on an older Playwright generates for its own version: the pin's Python API is
     read from that release's wheel (kept in the cache) and its JAR resolved; the generator's own
     environment keeps its playwright."""
-    from generator.dist_version import dist_version
+    from generator.shared.dist_version import dist_version
 
     path, previous = previous_minor_allowlist
     assert generate(tmp_path / "out", path) == 0

@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import ExitCode, GeneratorError
 from generator.ir import JavaArgument, JavaObject, Tool, ToolParam
 from generator.kotlin_settings import KEYWORDS, KotlinSettings
+from generator.shared.diagnostics import ExitCode, GeneratorError
 from generator.type_tree import (
     AnyJson,
     Base64Bytes,

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator import __version__
-from generator.code_digest import code_digest
+from generator.shared.code_digest import code_digest
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -119,7 +119,7 @@ class Cache:
                     os.unlink(temp)
 
 
-_PACKAGE_ROOT = Path(__file__).resolve().parent
+_PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # generator/, above shared/
 
 
 def _package_digest() -> str:

@@ -15,7 +15,7 @@ import hashlib
 from pathlib import Path
 
 _PACKAGE = "generator"
-_ROOT = Path(__file__).resolve().parent
+_ROOT = Path(__file__).resolve().parent.parent  # generator/, above shared/
 
 
 def _source(module: str) -> Path | None:
@@ -50,7 +50,7 @@ def _imports(module: str) -> frozenset[str]:
                 anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             found.add(base)
-            # `from generator import cache` names a module; `from generator import __version__` does not.
+            # `from generator.shared import cache` names a module; `from generator import __version__` does not.
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return frozenset(name for name in found if _source(name) is not None and name != module)
 
