@@ -76,12 +76,12 @@ import json, sys, time
 from pathlib import Path
 sys.path.insert(0, {repo!r}); sys.path.insert(0, {bench!r})
 from synthetic import python_copies
-from generator.allowlist import Allowlist, AllowlistEntry, load_allowlist
+from generator.read.allowlist import Allowlist, AllowlistEntry, load_allowlist
 from generator.binding import Binder
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
-from generator.java_surface import build_surface
-from generator.python_api import read_python_surface
+from generator.read.java_surface import build_surface
+from generator.read.python_api import read_python_surface
 from generator.render import Renderer, default_templates
 from generator.surface_report import build_report
 from generator.shared.targets import TARGETS
@@ -291,9 +291,9 @@ def measure_scaling(work: Path, copies: int) -> tuple[dict, dict]:  # type: igno
     sys.path.insert(0, str(Path(__file__).parent))
     from synthetic import build_jar
 
-    from generator.allowlist import load_allowlist
-    from generator.jar_resolver import resolve_jar
-    from generator.java_surface import build_surface
+    from generator.read.allowlist import load_allowlist
+    from generator.read.jar_resolver import resolve_jar
+    from generator.read.java_surface import build_surface
     from generator.shared.targets import TARGETS
 
     allowlist = REPO / "allowlist.yaml"

@@ -14,8 +14,8 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from generator.java_model import JavaStruct, JavaSurface, JavaType
-from generator.python_api import PyMethod, PythonSurface
+from generator.read.java_model import JavaStruct, JavaSurface, JavaType
+from generator.read.python_api import PyMethod, PythonSurface
 from generator.shared.targets import TARGETS
 
 

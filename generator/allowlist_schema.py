@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
 from generator.ir import Tool
+from generator.read.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
 from generator.shared.targets import TARGETS
 from generator.surface_report import SurfaceReport
 

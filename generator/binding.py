@@ -9,15 +9,15 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from generator.allowlist import Allowlist, AllowlistEntry
 from generator.ir import CallArgument, DescriptionFrom, Tool, ToolParam
-from generator.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.java_objects import JavaObjects
 from generator.lowering import Lowerer, Unlowerable, enum_wire_values
 from generator.model_text import ModelText
 from generator.overloads import OverloadMerger
-from generator.python_api import PyMethod, PythonSurface
 from generator.python_binding import PythonBinder
+from generator.read.allowlist import Allowlist, AllowlistEntry
+from generator.read.java_model import JavaInterface, JavaMethod, JavaSurface
+from generator.read.python_api import PyMethod, PythonSurface
 from generator.refusal import Refusal, RefusalKind, refuse
 from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError
 from generator.shared.names import ToolName, python_member, snake_case

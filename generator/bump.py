@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.allowlist import load_allowlist
-from generator.python_release import valid_version
+from generator.read.allowlist import load_allowlist
+from generator.read.python_release import valid_version
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 _STEP_TIMEOUT_S = 900
@@ -172,7 +172,7 @@ def _venv_python(root: Path) -> Path:
 
 
 def run_bump(argv: Sequence[str]) -> int:
-    from generator.releases import release, releases_after, table
+    from generator.read.releases import release, releases_after, table
 
     args = bump_parser().parse_args(argv)
     pin = load_allowlist(args.allowlist).playwright_version

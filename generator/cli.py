@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from generator import output, quick_check
-from generator.allowlist import GENERATE_KEYS, Allowlist, load_allowlist
 from generator.lock import OutputLock
 from generator.pipeline import (
     Generation,
@@ -30,6 +29,7 @@ from generator.pipeline import (
     remember,
     up_to_date,
 )
+from generator.read.allowlist import GENERATE_KEYS, Allowlist, load_allowlist
 from generator.shared.cache import Cache, default_cache_dir
 from generator.shared.diagnostics import ExitCode, GeneratorError, Level
 
@@ -293,8 +293,8 @@ def _python_api(allowlist: Allowlist, args: argparse.Namespace, cache: Cache) ->
     (kept in the cache, never installed) when the installed playwright is another version, so a
     consumer on another Playwright generates for its own. With `--allow-version-mismatch`, the
     installed one (the version check then warns)."""
-    from generator.jar_resolver import resolve_jar
-    from generator.python_release import locate_python_api_or_none, python_api_for
+    from generator.read.jar_resolver import resolve_jar
+    from generator.read.python_release import locate_python_api_or_none, python_api_for
 
     # The JAR first: a pin that is no release is said as before, by the resolver.
     resolve_jar(allowlist.playwright_version, args.jar)
@@ -493,9 +493,9 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
             )
         checked: dict[str, Any] = loaded
         return checked
-    from generator.jar_resolver import UNKNOWN_VERSION, jar_version
     from generator.outputs import DEFAULT_KINDS, KOTLIN
-    from generator.python_release import python_api_for, valid_version
+    from generator.read.jar_resolver import UNKNOWN_VERSION, jar_version
+    from generator.read.python_release import python_api_for, valid_version
 
     allowlist = load_allowlist(args.allowlist)
     jar = path if side.endswith(".jar") else None
@@ -598,7 +598,7 @@ def _label(side: str, manifest: dict[str, Any]) -> str:
     python = manifest["playwright"].get("python")
     versions = f"Java {java} / Python {python}" if python else f"Java {java}"
     label = f"Playwright {versions}" if side == java else f"{Path(side).name} ({versions})"
-    from generator.python_release import valid_version
+    from generator.read.python_release import valid_version
 
     known = isinstance(python, str) and valid_version(java) and valid_version(python)
     if known and java.split(".")[:2] != python.split(".")[:2]:

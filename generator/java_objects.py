@@ -10,10 +10,10 @@ as such, and the writer decides what to do about it.
 from __future__ import annotations
 
 from generator.ir import JavaArgument, JavaObject, JavaSetter, ToolParam
-from generator.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.lowering import Lowerer, Unlowerable, simple_name
 from generator.overloads import options_struct
 from generator.python_binding import RENAMED
+from generator.read.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.type_tree import ObjectOf, walk
 
 

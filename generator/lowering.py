@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 
 from generator.ir import ResultShape
-from generator.java_model import JavaField, JavaSurface, JavaType
 from generator.live_objects import HANDLE_NOTE, HANDLES, HANDLES_NOTE, SUMMARIES, LiveSummary
-from generator.python_api import PythonSurface
-from generator.python_types import (
+from generator.read.java_model import JavaField, JavaSurface, JavaType
+from generator.read.python_api import PythonSurface
+from generator.read.python_types import (
     ANY,
     PyGeneric,
     PyLiteral,
@@ -20,7 +20,7 @@ from generator.python_types import (
     text,
     without_none,
 )
-from generator.python_types import walk as walk_python
+from generator.read.python_types import walk as walk_python
 from generator.type_tree import (
     AnyJson,
     Base64Bytes,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from generator.ir import ToolParam
-from generator.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.lowering import Lowerer, Unlowerable
+from generator.read.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.shared.diagnostics import Diagnostics
 from generator.type_tree import ListOf, LocatorSelector, OneOf, TypeNode, walk
 

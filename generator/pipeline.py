@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.allowlist import Allowlist
-from generator.jar_resolver import (
+from generator.ledger import LEDGER, safe_relative
+from generator.read.allowlist import Allowlist
+from generator.read.jar_resolver import (
     UNKNOWN_VERSION,
     ResolvedJar,
     jar_version,
     looks_like_playwright,
     resolve_jar,
 )
-from generator.ledger import LEDGER, safe_relative
-from generator.python_api import PythonApiFiles, PythonSurface, locate_python_api
+from generator.read.python_api import PythonApiFiles, PythonSurface, locate_python_api
 from generator.shared.cache import Cache, sha256_bytes, sha256_file
 from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
 from generator.shared.dist_version import dist_version
@@ -31,8 +31,8 @@ from generator.template_dir import default_templates
 
 if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run
     from generator.ir import Tool
-    from generator.java_model import JavaSurface
     from generator.kotlin_settings import KotlinSettings
+    from generator.read.java_model import JavaSurface
     from generator.surface_report import SurfaceReport
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
@@ -304,14 +304,14 @@ def _cached(
 
 def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
     """The reflected surface, from the cache when this JAR was reflected before (no JVM then)."""
-    from generator.java_model import JavaSurface
+    from generator.read.java_model import JavaSurface
 
     interfaces = sorted(
         {e.target.java_class for e in inputs.allowlist.entries}
         | {t.java_class for t in TARGETS.values()}
     )
     key = cache.value_key(
-        "generator.java_surface",
+        "generator.read.java_surface",
         inputs.jar_sha256,
         inputs.sources_sha256,
         inputs.jar_version,
@@ -319,7 +319,9 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
     )
 
     def reflect() -> JavaSurface:
-        from generator.java_surface import build_surface  # JPype is imported only when reflecting
+        from generator.read.java_surface import (
+            build_surface,  # JPype is imported only when reflecting
+        )
 
         return build_surface(inputs.jar.jar, inputs.jar.sources, interfaces, inputs.jar_version)
 
@@ -329,9 +331,11 @@ def java_surface(inputs: Inputs, cache: Cache) -> JavaSurface:
 
 
 def python_surface(inputs: Inputs, cache: Cache) -> PythonSurface:
-    from generator.python_api import read_python_surface
+    from generator.read.python_api import read_python_surface
 
-    key = cache.value_key("generator.python_api", inputs.python_sha256, inputs.python_files.version)
+    key = cache.value_key(
+        "generator.read.python_api", inputs.python_sha256, inputs.python_files.version
+    )
     return _cached(
         cache,
         "python",

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 
 from generator.ir import CallArgument, ToolParam
 from generator.live_objects import LiveSummary
-from generator.python_api import PyMethod, PyParam, PythonSurface
-from generator.python_types import (
+from generator.read.python_api import PyMethod, PyParam, PythonSurface
+from generator.read.python_types import (
     ANY,
     PyGeneric,
     PyLiteral,
@@ -23,7 +23,7 @@ from generator.python_types import (
     literal_values,
     without_none,
 )
-from generator.python_types import walk as walk_python
+from generator.read.python_types import walk as walk_python
 from generator.refusal import Refusal, RefusalKind
 from generator.shared.diagnostics import Diagnostics
 from generator.shared.names import python_member, snake_case

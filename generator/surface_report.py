@@ -7,11 +7,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
 from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
 from generator.refusal import Refusal
 from generator.shared.diagnostics import Diagnostics, Level
 from generator.shared.targets import TARGETS

@@ -11,7 +11,7 @@ from conftest import PINNED, REPO
 
 from generator import bump
 from generator.cli import main
-from generator.releases import Release, table
+from generator.read.releases import Release, table
 from generator.shared.diagnostics import GeneratorError
 
 PYPROJECT = '[project]\ndependencies = [\n    "black==26.10.1",\n    "playwright=={v}",\n]\n'

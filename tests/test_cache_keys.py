@@ -78,7 +78,9 @@ def test_a_code_change_never_reads_old_cache_entries(
 def test_the_closure_follows_imports_inside_functions_and_through_modules() -> None:
     found = closure("generator.pipeline")
     # pipeline imports java_surface only inside a function; java_surface imports javadoc.
-    assert {"generator.java_surface", "generator.javadoc", "generator.render"} <= set(found)
+    assert {"generator.read.java_surface", "generator.read.javadoc", "generator.render"} <= set(
+        found
+    )
     assert "generator.cli" not in found
     assert closure("generator.python_format") == (
         "generator",

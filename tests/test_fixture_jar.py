@@ -15,13 +15,19 @@ import jsonschema
 import pytest
 from fixture_jar import FIXTURE, INTERFACES, NO_NAMES, FixtureJar, build_fixture_jar
 
-from generator.allowlist import AllowlistEntry
 from generator.binding import HAND_AUTHOR, Binder
 from generator.ir import Tool
-from generator.java_model import JavaMethod, JavaSurface, JavaType
-from generator.java_surface import build_surface
 from generator.lowering import LoweredResult, Lowerer, Unlowerable, enum_wire_values
-from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict, parse_annotation
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaMethod, JavaSurface, JavaType
+from generator.read.java_surface import build_surface
+from generator.read.python_api import (
+    PyMethod,
+    PyParam,
+    PythonSurface,
+    PyTypedDict,
+    parse_annotation,
+)
 from generator.refusal import Refusal, RefusalKind
 from generator.shared.diagnostics import Diagnostics, Level
 from generator.shared.targets import Target

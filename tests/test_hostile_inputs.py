@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, generate
 
-from generator.jar_resolver import UNKNOWN_VERSION, ResolvedJar, jar_version
+from generator.read.jar_resolver import UNKNOWN_VERSION, ResolvedJar, jar_version
 
 
 def _allowlist(tmp_path: Path, entry: str) -> Path:

@@ -31,11 +31,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 
-from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
 from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
 from generator.render import PYTHON_ROOT, Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics

@@ -24,8 +24,8 @@ from syrupy.assertion import SnapshotAssertion
 from ts_check import compiler_options, run_tsc
 
 from generator.ir import JavaArgument, JavaObject, JavaSetter, Tool, ToolParam
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
 from generator.type_tree import (
     AnyJson,
     EnumOf,
@@ -358,8 +358,8 @@ def test_the_ir_records_how_objects_are_built_in_java(
 ) -> None:
     """The binding stage records each object's public constructor and setters as the JAR has
     them, and the Options' setters by tool parameter name (`polling` is `setPollingInterval`)."""
-    from generator.allowlist import load_allowlist
     from generator.binding import Binder
+    from generator.read.allowlist import load_allowlist
     from generator.shared.diagnostics import Diagnostics
 
     binder = Binder(java_surface, python_surface, Diagnostics())

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import yaml
 
-from generator.java_model import JavaSurface, JavaType
 from generator.lowering import Lowerer, enum_wire_values
-from generator.python_api import PythonSurface
+from generator.read.java_model import JavaSurface, JavaType
+from generator.read.python_api import PythonSurface
 from generator.type_tree import MapOf, Scalar
 
 

@@ -21,12 +21,12 @@ import pytest
 import yaml
 from conftest import PINNED, REPO, generate
 
-from generator.allowlist import AllowlistEntry
 from generator.binding import Binder
 from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.java_surface import build_surface
-from generator.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaSurface
+from generator.read.java_surface import build_surface
+from generator.read.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
 from generator.refusal import Refusal
 from generator.render import Renderer, default_templates
 from generator.shared.cache import Cache

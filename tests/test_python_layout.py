@@ -19,8 +19,8 @@ from conftest import REPO
 
 import generator.render as render
 from generator.binding import Binder
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
 from generator.render import Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
@@ -50,7 +50,7 @@ def raw_modules(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, str]:
     """Every Python module the built-in templates render for the committed allowlist, before layout."""
-    from generator.allowlist import load_allowlist
+    from generator.read.allowlist import load_allowlist
 
     raw: dict[str, str] = {}
     diagnostics = Diagnostics()

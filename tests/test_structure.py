@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import REPO, read_tree
 
-from generator.java_model import JavaSurface
 from generator.outputs import DEFAULT_KINDS, PYTHON_ROOT, Rendered, runtime_module, selected
-from generator.python_api import PythonSurface, parse_annotation
-from generator.python_types import (
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface, parse_annotation
+from generator.read.python_types import (
     PyGeneric,
     PyLiteral,
     PyName,

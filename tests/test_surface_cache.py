@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from generator.java_model import (
+from generator.pipeline import _cached
+from generator.read.java_model import (
     JavaDoc,
     JavaEnum,
     JavaField,
@@ -23,9 +24,8 @@ from generator.java_model import (
     JavaSurface,
     JavaType,
 )
-from generator.pipeline import _cached
-from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
-from generator.python_types import PyGeneric, PyLiteral, PyName, PyNone, PyUnion
+from generator.read.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
+from generator.read.python_types import PyGeneric, PyLiteral, PyName, PyNone, PyUnion
 from generator.shared.cache import Cache
 
 STRING = JavaType("java.lang.String")

@@ -11,11 +11,11 @@ import pytest
 from conftest import REPO
 
 from generator import views
-from generator.allowlist import load_allowlist
 from generator.binding import Binder
 from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
+from generator.read.allowlist import load_allowlist
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
 from generator.render import Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics

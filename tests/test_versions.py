@@ -56,7 +56,7 @@ def test_a_jar_of_another_version_than_the_pin_is_refused_naming_both(
 ) -> None:
     """`--jar` does not silently replace the pin: the JAR (the pinned one) and the allowlist (a
     previous release) disagree, and the message names both and the fix."""
-    from generator.jar_resolver import resolve_jar
+    from generator.read.jar_resolver import resolve_jar
 
     path, previous = previous_minor_allowlist
     jar = resolve_jar(pinned_version, None).jar

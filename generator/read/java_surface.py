@@ -5,9 +5,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from generator.java_model import JavaInterface, JavaMethod, JavaStruct, JavaSurface
-from generator.java_reflect import reflect_jar
-from generator.javadoc import MemberKey, read_sources, to_javadoc
+from generator.read.java_model import JavaInterface, JavaMethod, JavaStruct, JavaSurface
+from generator.read.java_reflect import reflect_jar
+from generator.read.javadoc import MemberKey, read_sources, to_javadoc
 
 
 def _owner(binary_name: str) -> str:

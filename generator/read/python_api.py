@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.python_types import (
+from generator.read.python_types import (
     ANY,
     PyGeneric,
     PyLiteral,

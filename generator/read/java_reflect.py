@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from generator.java_model import (
+from generator.read.java_model import (
     PRIMITIVES,
     JavaEnum,
     JavaField,

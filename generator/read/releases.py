@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.jar_resolver import ARTIFACT, GROUP, mvn_get, parent_missing, stand_in_parent
+from generator.read.jar_resolver import ARTIFACT, GROUP, mvn_get, parent_missing, stand_in_parent
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 _TIMEOUT_S = 300

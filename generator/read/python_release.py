@@ -17,7 +17,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from generator.python_api import PythonApiFiles, locate_python_api
+from generator.read.python_api import PythonApiFiles, locate_python_api
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 # The three files `python_api` reads, as paths inside the wheel.

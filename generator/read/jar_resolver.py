@@ -9,7 +9,7 @@ and Maven reads both POMs before it downloads a JAR. Such a JAR is fetched by it
 a scratch repository where an empty stand-in parent lets Maven read the descriptor; only the
 JAR (and a sources JAR, when one is published) is then copied into the local repository, so every
 consumer (the generator, `diff`, the tests, `scripts/kotlin-check.sh`) finds the one JAR there.
-`python -m generator.jar_resolver [VERSION]` prints that JAR's path (resolving it if needed).
+`python -m generator.read.jar_resolver [VERSION]` prints that JAR's path (resolving it if needed).
 """
 
 from __future__ import annotations
@@ -295,7 +295,7 @@ def _arguments() -> Any:
     import argparse
 
     p = argparse.ArgumentParser(
-        prog="python -m generator.jar_resolver",
+        prog="python -m generator.read.jar_resolver",
         description="Print the path of the Playwright Java JAR the generator reflects, fetching it "
         "through mvn into the local Maven repository when it is not there yet.",
     )
@@ -314,13 +314,13 @@ def _arguments() -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m generator.jar_resolver [VERSION] [--allowlist FILE]`: print the resolved JAR's
+    """`python -m generator.read.jar_resolver [VERSION] [--allowlist FILE]`: print the resolved JAR's
     path (VERSION: the allowlist's pin by default), so that scripts use the same JAR as the
     generator."""
     import sys
 
-    from generator.allowlist import load_allowlist
-    from generator.python_release import valid_version
+    from generator.read.allowlist import load_allowlist
+    from generator.read.python_release import valid_version
 
     args = _arguments().parse_args(sys.argv[1:] if argv is None else argv)
     try:

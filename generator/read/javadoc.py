@@ -13,7 +13,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.java_model import JavaDoc
+from generator.read.java_model import JavaDoc
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 _CLASS_DECL = re.compile(r"\b(?:class|interface|enum)\s+(\w+)")
