@@ -77,13 +77,13 @@ from pathlib import Path
 sys.path.insert(0, {repo!r}); sys.path.insert(0, {bench!r})
 from synthetic import python_copies
 from generator.read.allowlist import Allowlist, AllowlistEntry, load_allowlist
-from generator.binding import Binder
+from generator.model.binding import Binder
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 from generator.read.java_surface import build_surface
 from generator.read.python_api import read_python_surface
 from generator.render import Renderer, default_templates
-from generator.surface_report import build_report
+from generator.model.surface_report import build_report
 from generator.shared.targets import TARGETS
 copies = {copies}
 real = load_allowlist(Path({allowlist!r}))

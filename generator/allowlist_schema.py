@@ -13,10 +13,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from generator.ir import Tool
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport
 from generator.read.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
 from generator.shared.targets import TARGETS
-from generator.surface_report import SurfaceReport
 
 _PREFIX = {target.java_interface: target.prefix for target in TARGETS.values()}
 # A description in an editor's completion list: its first paragraph, kept short.

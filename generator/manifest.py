@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from generator import __version__
-from generator.ir import Tool
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport
 from generator.shared.cache import sha256_bytes
-from generator.surface_report import SurfaceReport
 from generator.writers import json_schema
 
 FORMAT = 1

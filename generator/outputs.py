@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from generator import views
 from generator.allowlist_schema import schema_text
-from generator.ir import Tool
 from generator.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
 from generator.ledger import SCHEMA_FILE
 from generator.manifest import build_manifest, manifest_text
-from generator.surface_report import SurfaceReport
-from generator.type_tree import ObjectOf
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport
+from generator.model.type_tree import ObjectOf
 
 if TYPE_CHECKING:
     from generator.writers.kotlin import Refusal as KotlinRefusal

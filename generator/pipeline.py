@@ -30,10 +30,10 @@ from generator.shared.targets import TARGETS
 from generator.template_dir import default_templates
 
 if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run
-    from generator.ir import Tool
     from generator.kotlin_settings import KotlinSettings
+    from generator.model.ir import Tool
+    from generator.model.surface_report import SurfaceReport
     from generator.read.java_model import JavaSurface
-    from generator.surface_report import SurfaceReport
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
 T = TypeVar("T")
@@ -381,9 +381,9 @@ class Generation:
 
 
 def generate(inputs: Inputs, cache: Cache) -> Generation:
-    from generator.binding import Binder
+    from generator.model.binding import Binder
+    from generator.model.surface_report import build_report
     from generator.render import Renderer
-    from generator.surface_report import build_report
 
     java = java_surface(inputs, cache)
     python = python_surface(inputs, cache)

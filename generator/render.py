@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any, assert_never
 
 from generator import tool_memo, views
-from generator.ir import Tool
 from generator.kotlin_settings import KotlinSettings
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport
 from generator.outputs import (
     DEFAULT_KINDS,
     PYTHON_ROOT,
@@ -27,7 +28,6 @@ from generator.outputs import (
 )
 from generator.python_format import format_all, same_structure
 from generator.shared.cache import Cache
-from generator.surface_report import SurfaceReport
 from generator.template_dir import default_templates as default_templates
 from generator.templating import built_in, environment, render, templates_digest
 from generator.writers.python_layout import NotLaidOut, lay_out

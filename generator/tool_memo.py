@@ -20,8 +20,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.ir import Tool
 from generator.ledger import safe_relative
+from generator.model.ir import Tool
 from generator.shared.cache import Cache
 from generator.shared.dist_version import dist_version
 

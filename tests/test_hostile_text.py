@@ -31,8 +31,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 
-from generator.binding import Binder
-from generator.ir import Tool
+from generator.model.binding import Binder
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport, build_report
 from generator.read.allowlist import AllowlistEntry
 from generator.read.java_model import JavaSurface
 from generator.read.python_api import PythonSurface
@@ -40,7 +41,6 @@ from generator.render import PYTHON_ROOT, Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 from generator.shared.targets import TARGETS
-from generator.surface_report import SurfaceReport, build_report
 
 TSC = REPO / "node_modules" / ".bin" / "tsc"
 SHIM = f"{PYTHON_ROOT}/tools/web_set_extra_http_headers.py"

@@ -23,10 +23,8 @@ from ir_tools import page_tool
 from syrupy.assertion import SnapshotAssertion
 from ts_check import compiler_options, run_tsc
 
-from generator.ir import JavaArgument, JavaObject, JavaSetter, Tool, ToolParam
-from generator.read.java_model import JavaSurface
-from generator.read.python_api import PythonSurface
-from generator.type_tree import (
+from generator.model.ir import JavaArgument, JavaObject, JavaSetter, Tool, ToolParam
+from generator.model.type_tree import (
     AnyJson,
     EnumOf,
     Field,
@@ -39,6 +37,8 @@ from generator.type_tree import (
     Scalar,
     TypeNode,
 )
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
 from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
 
 KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
@@ -358,7 +358,7 @@ def test_the_ir_records_how_objects_are_built_in_java(
 ) -> None:
     """The binding stage records each object's public constructor and setters as the JAR has
     them, and the Options' setters by tool parameter name (`polling` is `setPollingInterval`)."""
-    from generator.binding import Binder
+    from generator.model.binding import Binder
     from generator.read.allowlist import load_allowlist
     from generator.shared.diagnostics import Diagnostics
 

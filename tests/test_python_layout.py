@@ -18,13 +18,13 @@ from black.mode import Mode, TargetVersion
 from conftest import REPO
 
 import generator.render as render
-from generator.binding import Binder
+from generator.model.binding import Binder
+from generator.model.surface_report import build_report
 from generator.read.java_model import JavaSurface
 from generator.read.python_api import PythonSurface
 from generator.render import Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
-from generator.surface_report import build_report
 from generator.writers.python_layout import NotLaidOut, lay_out, normalize_quotes
 
 MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from ir_tools import page_tool
 
-from generator.ir import Tool, ToolParam
-from generator.type_tree import Scalar
+from generator.model.ir import Tool, ToolParam
+from generator.model.type_tree import Scalar
 from generator.views import ShimHandle, shim_view
 
 

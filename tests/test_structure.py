@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, read_tree
 
+from generator.model.surface_report import build_report
+from generator.model.type_tree import EnumOf, ListOf, ObjectOf, Scalar
 from generator.outputs import DEFAULT_KINDS, PYTHON_ROOT, Rendered, runtime_module, selected
 from generator.read.java_model import JavaSurface
 from generator.read.python_api import PythonSurface, parse_annotation
@@ -28,8 +30,6 @@ from generator.read.python_types import (
 from generator.render import Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
-from generator.surface_report import build_report
-from generator.type_tree import EnumOf, ListOf, ObjectOf, Scalar
 from generator.writers.python import Import, PythonWriter, import_block
 
 # --- Python annotations -------------------------------------------------------------------------

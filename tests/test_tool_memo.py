@@ -11,15 +11,15 @@ import pytest
 from conftest import REPO
 
 from generator import views
-from generator.binding import Binder
-from generator.ir import Tool
+from generator.model.binding import Binder
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport, build_report
 from generator.read.allowlist import load_allowlist
 from generator.read.java_model import JavaSurface
 from generator.read.python_api import PythonSurface
 from generator.render import Renderer, default_templates
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
-from generator.surface_report import SurfaceReport, build_report
 from generator.tool_memo import KIND
 
 Bound = tuple[list[Tool], SurfaceReport]

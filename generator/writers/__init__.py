@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar
 
-from generator.type_tree import TypeNode
+from generator.model.type_tree import TypeNode
 
 Out_co = TypeVar("Out_co", covariant=True)
 

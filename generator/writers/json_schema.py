@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from generator.bounds import bounds_for
-from generator.type_tree import (
+from generator.model.bounds import bounds_for
+from generator.model.type_tree import (
     AnyJson,
     Base64Bytes,
     EnumOf,
@@ -83,7 +83,7 @@ def object_schema(fields: tuple[Field, ...], title: str | None = None) -> dict[s
 
 
 def parameters_schema(fields: tuple[Field, ...]) -> dict[str, Any]:
-    """The root schema of a tool's arguments; numeric parameters named in `generator.bounds`
+    """The root schema of a tool's arguments; numeric parameters named in `generator.model.bounds`
     carry their `minimum` and `maximum`."""
     root = object_schema(fields)
     for name, prop in root["properties"].items():

@@ -26,10 +26,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.ir import JavaArgument, JavaObject, Tool, ToolParam
 from generator.kotlin_settings import KEYWORDS, KotlinSettings
-from generator.shared.diagnostics import ExitCode, GeneratorError
-from generator.type_tree import (
+from generator.model.ir import JavaArgument, JavaObject, Tool, ToolParam
+from generator.model.type_tree import (
     AnyJson,
     Base64Bytes,
     EnumOf,
@@ -44,6 +43,7 @@ from generator.type_tree import (
     TypeNode,
     describe,
 )
+from generator.shared.diagnostics import ExitCode, GeneratorError
 
 JAVA_OPTIONS_PACKAGE = "com.microsoft.playwright.options"
 

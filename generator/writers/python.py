@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from generator.type_tree import (
+from generator.model.type_tree import (
     AnyJson,
     Base64Bytes,
     EnumOf,

@@ -6,7 +6,7 @@ import json
 import re
 from typing import assert_never
 
-from generator.type_tree import (
+from generator.model.type_tree import (
     AnyJson,
     Base64Bytes,
     EnumOf,

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.ir import ToolParam
-from generator.lowering import Lowerer, Unlowerable
+from generator.model.ir import ToolParam
+from generator.model.lowering import Lowerer, Unlowerable
+from generator.model.type_tree import ListOf, LocatorSelector, OneOf, TypeNode, walk
 from generator.read.java_model import JavaMethod, JavaStruct, JavaSurface
 from generator.shared.diagnostics import Diagnostics
-from generator.type_tree import ListOf, LocatorSelector, OneOf, TypeNode, walk
 
 
 @dataclass

@@ -5,23 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.ir import ResultShape
-from generator.live_objects import HANDLE_NOTE, HANDLES, HANDLES_NOTE, SUMMARIES, LiveSummary
-from generator.read.java_model import JavaField, JavaSurface, JavaType
-from generator.read.python_api import PythonSurface
-from generator.read.python_types import (
-    ANY,
-    PyGeneric,
-    PyLiteral,
-    PyName,
-    PyType,
-    is_optional,
-    literal_values,
-    text,
-    without_none,
-)
-from generator.read.python_types import walk as walk_python
-from generator.type_tree import (
+from generator.model.ir import ResultShape
+from generator.model.live_objects import HANDLE_NOTE, HANDLES, HANDLES_NOTE, SUMMARIES, LiveSummary
+from generator.model.type_tree import (
     AnyJson,
     Base64Bytes,
     EnumOf,
@@ -36,6 +22,20 @@ from generator.type_tree import (
     Scalar,
     TypeNode,
 )
+from generator.read.java_model import JavaField, JavaSurface, JavaType
+from generator.read.python_api import PythonSurface
+from generator.read.python_types import (
+    ANY,
+    PyGeneric,
+    PyLiteral,
+    PyName,
+    PyType,
+    is_optional,
+    literal_values,
+    text,
+    without_none,
+)
+from generator.read.python_types import walk as walk_python
 
 _SCALARS: dict[str, Scalar] = {
     **dict.fromkeys(["java.lang.String", "char", "java.lang.Character"], Scalar("string")),

@@ -7,12 +7,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from generator.binding import Binder
-from generator.ir import Tool
+from generator.model.binding import Binder
+from generator.model.ir import Tool
+from generator.model.refusal import Refusal
 from generator.read.allowlist import AllowlistEntry
 from generator.read.java_model import JavaSurface
 from generator.read.python_api import PythonSurface
-from generator.refusal import Refusal
 from generator.shared.diagnostics import Diagnostics, Level
 from generator.shared.targets import TARGETS
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.model.type_tree import Field, ObjectOf, Scalar, TypeNode
 from generator.shared.targets import JAVA_PACKAGE
-from generator.type_tree import Field, ObjectOf, Scalar, TypeNode
 
 _STRING, _INTEGER, _BOOLEAN = Scalar("string"), Scalar("integer"), Scalar("boolean")
 

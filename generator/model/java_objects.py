@@ -9,12 +9,12 @@ as such, and the writer decides what to do about it.
 
 from __future__ import annotations
 
-from generator.ir import JavaArgument, JavaObject, JavaSetter, ToolParam
-from generator.lowering import Lowerer, Unlowerable, simple_name
-from generator.overloads import options_struct
-from generator.python_binding import RENAMED
+from generator.model.ir import JavaArgument, JavaObject, JavaSetter, ToolParam
+from generator.model.lowering import Lowerer, Unlowerable, simple_name
+from generator.model.overloads import options_struct
+from generator.model.python_binding import RENAMED
+from generator.model.type_tree import ObjectOf, walk
 from generator.read.java_model import JavaMethod, JavaStruct, JavaSurface
-from generator.type_tree import ObjectOf, walk
 
 
 def setter_name(field: str) -> str:

@@ -9,19 +9,19 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from generator.ir import CallArgument, DescriptionFrom, Tool, ToolParam
-from generator.java_objects import JavaObjects
-from generator.lowering import Lowerer, Unlowerable, enum_wire_values
-from generator.model_text import ModelText
-from generator.overloads import OverloadMerger
-from generator.python_binding import PythonBinder
+from generator.model.ir import CallArgument, DescriptionFrom, Tool, ToolParam
+from generator.model.java_objects import JavaObjects
+from generator.model.lowering import Lowerer, Unlowerable, enum_wire_values
+from generator.model.model_text import ModelText
+from generator.model.overloads import OverloadMerger
+from generator.model.python_binding import PythonBinder
+from generator.model.refusal import Refusal, RefusalKind, refuse
+from generator.model.type_tree import Scalar
 from generator.read.allowlist import Allowlist, AllowlistEntry
 from generator.read.java_model import JavaInterface, JavaMethod, JavaSurface
 from generator.read.python_api import PyMethod, PythonSurface
-from generator.refusal import Refusal, RefusalKind, refuse
 from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError
 from generator.shared.names import ToolName, python_member, snake_case
-from generator.type_tree import Scalar
 
 EVENT_METHOD = re.compile(r"^(on|off|once)[A-Z]")
 # Methods that wait for a person at the browser; as tools they would hang an agent.

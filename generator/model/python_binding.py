@@ -10,24 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from generator.ir import CallArgument, ToolParam
-from generator.live_objects import LiveSummary
-from generator.read.python_api import PyMethod, PyParam, PythonSurface
-from generator.read.python_types import (
-    ANY,
-    PyGeneric,
-    PyLiteral,
-    PyName,
-    PyType,
-    is_optional,
-    literal_values,
-    without_none,
-)
-from generator.read.python_types import walk as walk_python
-from generator.refusal import Refusal, RefusalKind
-from generator.shared.diagnostics import Diagnostics
-from generator.shared.names import python_member, snake_case
-from generator.type_tree import (
+from generator.model.ir import CallArgument, ToolParam
+from generator.model.live_objects import LiveSummary
+from generator.model.refusal import Refusal, RefusalKind
+from generator.model.type_tree import (
     AnyJson,
     EnumOf,
     ListOf,
@@ -40,6 +26,20 @@ from generator.type_tree import (
     describe,
     walk,
 )
+from generator.read.python_api import PyMethod, PyParam, PythonSurface
+from generator.read.python_types import (
+    ANY,
+    PyGeneric,
+    PyLiteral,
+    PyName,
+    PyType,
+    is_optional,
+    literal_values,
+    without_none,
+)
+from generator.read.python_types import walk as walk_python
+from generator.shared.diagnostics import Diagnostics
+from generator.shared.names import python_member, snake_case
 
 DISAGREE = "remove the entry; Java and Python disagree on this method"
 # Options that Java names differently from Python and TypeScript, which agree with each other; the
@@ -126,7 +126,7 @@ class PythonBinder:
                     RefusalKind.OTHER,
                     f"the result summary reads {summary.python_class}.{f.python_attribute}, "
                     "which is not a property in this Python playwright",
-                    "update generator/live_objects.py for this Playwright version",
+                    "update generator/model/live_objects.py for this Playwright version",
                 )
         return None
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from generator.live_objects import LiveSummary
+from generator.model.live_objects import LiveSummary
+from generator.model.type_tree import TypeNode
 from generator.shared.names import ToolName, python_identifier, typescript_identifier
 from generator.shared.targets import Target
-from generator.type_tree import TypeNode
 
 DescriptionFrom = Literal["allowlist", "javadoc", "python", "generated"]
 """Where a tool's description came from: the allowlist's `description:`, the sources JAR's
