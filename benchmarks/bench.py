@@ -51,7 +51,7 @@ CAPTURE_SCRIPT = """
 import json, sys
 from pathlib import Path
 sys.path.insert(0, {repo!r})
-import generator.render as render
+import generator.render.rendering as render
 captured = {{}}
 render._laid_out = lambda text, cache: captured.setdefault(str(len(captured)), text)
 from generator.cli import main
@@ -82,7 +82,7 @@ from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 from generator.read.java_surface import build_surface
 from generator.read.python_api import read_python_surface
-from generator.render import Renderer, default_templates
+from generator.render.rendering import Renderer, default_templates
 from generator.model.surface_report import build_report
 from generator.shared.targets import TARGETS
 copies = {copies}

@@ -174,7 +174,7 @@ def _fail_on(p: argparse.ArgumentParser) -> None:
 
 
 def _templates(args: argparse.Namespace) -> Path:
-    from generator.template_dir import default_templates
+    from generator.render.template_dir import default_templates
 
     return args.templates or default_templates()
 
@@ -241,8 +241,8 @@ def _output_settings(
 ) -> tuple[tuple[str, ...] | None, Any]:
     """`--outputs`, `--kotlin-package` and `--trailblaze-api`, checked; (None, None) when none is given, so a
     run without them is the run it always was."""
-    from generator.kotlin_settings import KotlinSettings
-    from generator.outputs import parse_kinds
+    from generator.render.kotlin_settings import KotlinSettings
+    from generator.render.outputs import parse_kinds
 
     kinds = None
     if args.outputs is not None:
@@ -493,9 +493,9 @@ def _side_manifest(side: str, args: argparse.Namespace, cache: Cache) -> dict[st
             )
         checked: dict[str, Any] = loaded
         return checked
-    from generator.outputs import DEFAULT_KINDS, KOTLIN
     from generator.read.jar_resolver import UNKNOWN_VERSION, jar_version
     from generator.read.python_release import python_api_for, valid_version
+    from generator.render.outputs import DEFAULT_KINDS, KOTLIN
 
     allowlist = load_allowlist(args.allowlist)
     jar = path if side.endswith(".jar") else None

@@ -23,17 +23,17 @@ from generator.read.jar_resolver import (
     resolve_jar,
 )
 from generator.read.python_api import PythonApiFiles, PythonSurface, locate_python_api
+from generator.render.template_dir import default_templates
 from generator.shared.cache import Cache, sha256_bytes, sha256_file
 from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
 from generator.shared.dist_version import dist_version
 from generator.shared.targets import TARGETS
-from generator.template_dir import default_templates
 
 if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run
-    from generator.kotlin_settings import KotlinSettings
     from generator.model.ir import Tool
     from generator.model.surface_report import SurfaceReport
     from generator.read.java_model import JavaSurface
+    from generator.render.kotlin_settings import KotlinSettings
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent
 T = TypeVar("T")
@@ -140,8 +140,8 @@ def recorded_options(inputs: Inputs) -> dict[str, Any]:
     kinds, the Kotlin package and Trailblaze API when the Trailblaze output is written, and
     whether (and which) custom templates were used, by their digest (a path would differ between
     machines)."""
-    from generator.kotlin_settings import KotlinSettings
-    from generator.outputs import DEFAULT_KINDS
+    from generator.render.kotlin_settings import KotlinSettings
+    from generator.render.outputs import DEFAULT_KINDS
 
     kinds = inputs.outputs or DEFAULT_KINDS
     # By content: a copy of the built-in templates named by --templates writes the same tree.
@@ -383,13 +383,13 @@ class Generation:
 def generate(inputs: Inputs, cache: Cache) -> Generation:
     from generator.model.binding import Binder
     from generator.model.surface_report import build_report
-    from generator.render import Renderer
+    from generator.render.rendering import Renderer
 
     java = java_surface(inputs, cache)
     python = python_surface(inputs, cache)
     diagnostics = Diagnostics()
-    from generator.outputs import DEFAULT_KINDS, KOTLIN, selected
-    from generator.views import generated_by
+    from generator.render.outputs import DEFAULT_KINDS, KOTLIN, selected
+    from generator.render.views import generated_by
 
     outputs = selected(inputs.outputs or DEFAULT_KINDS)
     # Java object recipes are for the Kotlin shims alone: computed only when they are written.

@@ -53,8 +53,8 @@ def _private_copy(base: Path, root: Path) -> tuple[Path, Path, Path]:
 @pytest.mark.parametrize(
     ("module", "before", "after"),
     [
-        ("yaml_text.py", "WIDTH = 100\n", "WIDTH = 40\n"),
-        ("writers/python_layout.py", "LINE_LENGTH = 100\n", "LINE_LENGTH = 60\n"),
+        ("render/yaml_text.py", "WIDTH = 100\n", "WIDTH = 40\n"),
+        ("render/writers/python_layout.py", "LINE_LENGTH = 100\n", "LINE_LENGTH = 60\n"),
     ],
 )
 def test_a_code_change_never_reads_old_cache_entries(
@@ -78,13 +78,15 @@ def test_a_code_change_never_reads_old_cache_entries(
 def test_the_closure_follows_imports_inside_functions_and_through_modules() -> None:
     found = closure("generator.pipeline")
     # pipeline imports java_surface only inside a function; java_surface imports javadoc.
-    assert {"generator.read.java_surface", "generator.read.javadoc", "generator.render"} <= set(
-        found
-    )
+    assert {
+        "generator.read.java_surface",
+        "generator.read.javadoc",
+        "generator.render.rendering",
+    } <= set(found)
     assert "generator.cli" not in found
-    assert closure("generator.python_format") == (
+    assert closure("generator.render.python_format") == (
         "generator",
-        "generator.python_format",
+        "generator.render.python_format",
         "generator.shared",
         "generator.shared.cache",
         "generator.shared.checkpoints",
@@ -95,7 +97,9 @@ def test_the_closure_follows_imports_inside_functions_and_through_modules() -> N
 
 
 def test_digests_differ_by_code() -> None:
-    assert code_digest("generator.python_format") != code_digest("generator.yaml_text")
+    assert code_digest("generator.render.python_format") != code_digest(
+        "generator.render.yaml_text"
+    )
 
 
 def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(

@@ -42,9 +42,9 @@ from generator.read.python_api import (
     PyTypedDict,
     parse_annotation,
 )
+from generator.render.writers import json_schema, python, typescript
 from generator.shared.diagnostics import Diagnostics, Level
 from generator.shared.targets import Target
-from generator.writers import json_schema, python, typescript
 
 OPTIONS = "com.microsoft.playwright.options"
 MODE_WIRE = ("fast", "no-preference")

@@ -29,11 +29,11 @@ from generator.read.allowlist import AllowlistEntry
 from generator.read.java_model import JavaSurface
 from generator.read.java_surface import build_surface
 from generator.read.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
-from generator.render import Renderer, default_templates
+from generator.render.rendering import Renderer, default_templates
+from generator.render.views import shim_view
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 from generator.shared.targets import Target
-from generator.views import shim_view
 
 SOURCES = Path(__file__).resolve().parent / "fixtures" / "names"
 NAMES = "com.microsoft.playwright.Names"

@@ -14,8 +14,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from generator import yaml_text
-from generator.yaml_text import yaml_block, yaml_scalar
+from generator.render import yaml_text
+from generator.render.yaml_text import yaml_block, yaml_scalar
 
 LIBYAML = yaml_text._CDumper is not None
 needs_libyaml = pytest.mark.skipif(not LIBYAML, reason="PyYAML is built without libyaml")

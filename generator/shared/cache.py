@@ -51,7 +51,7 @@ class Cache:
         return sha256_bytes("\0".join((__version__, *parts)).encode())
 
     def value_key(self, producer: str, *parts: str) -> str:
-        """The key of a value made by module `producer` (`generator.python_format`) from `parts`:
+        """The key of a value made by module `producer` (`generator.render.python_format`) from `parts`:
         it covers that module's code and everything the module imports from the generator."""
         return self.key(producer, self._code_digest(producer), *parts)
 

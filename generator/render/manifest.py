@@ -12,8 +12,8 @@ from typing import Any
 from generator import __version__
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
+from generator.render.writers import json_schema
 from generator.shared.cache import sha256_bytes
-from generator.writers import json_schema
 
 FORMAT = 1
 

@@ -11,11 +11,11 @@ import json
 from pathlib import Path
 from typing import Any, assert_never
 
-from generator import tool_memo, views
-from generator.kotlin_settings import KotlinSettings
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
-from generator.outputs import (
+from generator.render import tool_memo, views
+from generator.render.kotlin_settings import KotlinSettings
+from generator.render.outputs import (
     DEFAULT_KINDS,
     PYTHON_ROOT,
     Context,
@@ -26,11 +26,11 @@ from generator.outputs import (
     Written,
     selected,
 )
-from generator.python_format import format_all, same_structure
+from generator.render.python_format import format_all, same_structure
+from generator.render.template_dir import default_templates as default_templates
+from generator.render.templating import built_in, environment, render, templates_digest
+from generator.render.writers.python_layout import NotLaidOut, lay_out
 from generator.shared.cache import Cache
-from generator.template_dir import default_templates as default_templates
-from generator.templating import built_in, environment, render, templates_digest
-from generator.writers.python_layout import NotLaidOut, lay_out
 
 __all__ = ["PYTHON_ROOT", "Renderer", "default_templates"]
 
@@ -59,7 +59,7 @@ def _laid_out(text: str, cache: Cache) -> str:
     kept every word in order (layout moves only spaces, line breaks, brackets and quotes): a slip
     in the rules, or a forged entry, then costs a black run, never the output."""
     agrees = functools.partial(same_structure, text)
-    key = cache.value_key("generator.writers.python_layout", text)
+    key = cache.value_key("generator.render.writers.python_layout", text)
     laid_out = cache.load("layout", key, agrees)
     if laid_out is None:
         laid_out = lay_out(text)
@@ -105,7 +105,7 @@ class Renderer:
         """Rendered text from the cache when this template set rendered this data before (PyYAML's
         emitter is slow, and most descriptors do not change between runs)."""
         data = json.dumps(context, sort_keys=True)
-        key = self._cache.value_key("generator.templating", self._templates, template, data)
+        key = self._cache.value_key("generator.render.templating", self._templates, template, data)
         text = self._cache.load("rendered", key, functools.partial(_agrees_with, context))
         if text is None:
             text = self._render(template, context)

@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import views
-from generator.allowlist_schema import schema_text
-from generator.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
 from generator.ledger import SCHEMA_FILE
-from generator.manifest import build_manifest, manifest_text
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
 from generator.model.type_tree import ObjectOf
+from generator.render import views
+from generator.render.allowlist_schema import schema_text
+from generator.render.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
+from generator.render.manifest import build_manifest, manifest_text
 
 if TYPE_CHECKING:
-    from generator.writers.kotlin import Refusal as KotlinRefusal
+    from generator.render.writers.kotlin import Refusal as KotlinRefusal
 
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 # Trailblaze's scripting package and the interface its `client.tools` is typed from, which the
@@ -40,7 +40,7 @@ TRAILBLAZE_ROOT = "trailblaze"
 KOTLIN = "kotlin"
 # The toolset the generated tools join, as seed 001 names it.
 TRAILBLAZE_TOOLSET = "web_framework"
-_RUNTIME = Path(__file__).resolve().parent / "runtime"
+_RUNTIME = Path(__file__).resolve().parent.parent / "runtime"  # generator/runtime/
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,9 @@ class Model:
 
     @functools.cached_property
     def kotlin_files(self) -> tuple[list[dict[str, Any]], list[KotlinRefusal]]:
-        from generator.writers.kotlin import kotlin_files  # loaded only when Kotlin is written
+        from generator.render.writers.kotlin import (
+            kotlin_files,  # loaded only when Kotlin is written
+        )
 
         return kotlin_files(self.tools, self.kotlin)
 
@@ -81,7 +83,7 @@ class Model:
         """The shims Trailblaze registers (descriptor, toolset, TS entry): every shim but those the
         allowlist marks `trailblaze: skip`; a name of a Trailblaze built-in is an input error
         unless the entry says `skip` or `replace`."""
-        from generator.writers.kotlin import trailblaze_shims
+        from generator.render.writers.kotlin import trailblaze_shims
 
         return trailblaze_shims(self.tools, self.kotlin_files[0], self.kotlin)
 
@@ -90,7 +92,7 @@ class Model:
         """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
         if KOTLIN not in self.kinds:
             return None
-        from generator.writers.kotlin import surface
+        from generator.render.writers.kotlin import surface
 
         return surface(*self.kotlin_files, self.kotlin)
 
@@ -162,7 +164,7 @@ def _kotlin_table(surface: dict[str, Any] | None) -> Context | None:
 
 def _trailblaze_ts_tools(model: Model) -> list[Context]:
     """The `TrailblazeToolMap` entries: each tool Trailblaze registers, with its JSDoc."""
-    from generator.writers import typescript
+    from generator.render.writers import typescript
 
     registered = {c["tool"] for c in model.trailblaze_shims}
     return [

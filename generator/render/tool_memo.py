@@ -6,7 +6,7 @@ per-tool outputs see it (`renderable`: its `repr`, which spells every field of t
 dataclasses it is made of, all but `source`, the allowlist line, which moves whenever a line above
 it is added or removed, and which the outputs are never shown), the templates (their
 digest, and whether each is built in, which decides between the layout and black), the versions
-of Jinja and black, and the code of everything `generator.render` imports. A memo hit gives the
+of Jinja and black, and the code of everything `generator.render.rendering` imports. A memo hit gives the
 bytes a cold render gives. An entry is believed only when the cache's checksum holds and it has
 the structure of a memo: the key it was stored under (so an entry copied to another tool's key
 is refused), and one plain relative path and text per file, as many as the per-tool outputs.
@@ -40,7 +40,7 @@ def templates_key(cache: Cache, templates: str, outputs: tuple[tuple[str, str, b
     """The part of every tool's key shared by the run: templates, the per-tool outputs written
     (template, path, whether the template is built in), and the versions."""
     return cache.value_key(
-        "generator.render",
+        "generator.render.rendering",
         templates,
         repr(outputs),
         dist_version("jinja2"),

@@ -26,7 +26,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.kotlin_settings import KEYWORDS, KotlinSettings
 from generator.model.ir import JavaArgument, JavaObject, Tool, ToolParam
 from generator.model.type_tree import (
     AnyJson,
@@ -43,6 +42,7 @@ from generator.model.type_tree import (
     TypeNode,
     describe,
 )
+from generator.render.kotlin_settings import KEYWORDS, KotlinSettings
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 JAVA_OPTIONS_PACKAGE = "com.microsoft.playwright.options"

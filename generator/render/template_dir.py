@@ -8,7 +8,9 @@ from pathlib import Path
 
 def default_templates() -> Path:
     """The repository's templates/ when running from a checkout, else the installed copy."""
-    checkout = Path(__file__).resolve().parent.parent / "templates"
+    checkout = (
+        Path(__file__).resolve().parents[2] / "templates"
+    )  # generator/render/ -> the checkout
     if (checkout / "shim.py.j2").is_file():
         return checkout
     from importlib import resources  # an installed copy only

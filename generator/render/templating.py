@@ -20,10 +20,10 @@ import jinja2
 import jinja2.sandbox
 from jinja2.exceptions import SecurityError
 
+from generator.render.template_dir import default_templates
+from generator.render.writers.python import string_literal
+from generator.render.yaml_text import yaml_block, yaml_scalar
 from generator.shared.diagnostics import ExitCode, GeneratorError
-from generator.template_dir import default_templates
-from generator.writers.python import string_literal
-from generator.yaml_text import yaml_block, yaml_scalar
 
 if TYPE_CHECKING:
     from generator.shared.cache import Cache
@@ -130,7 +130,11 @@ class _CompiledTemplates(jinja2.BytecodeCache):
 
     def _key(self, bucket: jinja2.bccache.Bucket) -> str:
         return self._cache.value_key(
-            "generator.templating", jinja2.__version__, sys.version, bucket.key, bucket.checksum
+            "generator.render.templating",
+            jinja2.__version__,
+            sys.version,
+            bucket.key,
+            bucket.checksum,
         )
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
