@@ -1,7 +1,7 @@
 import gc
 import sys
 
-from generator.quick_check import answer
+from generator.write.quick_check import answer
 
 # An up-to-date tree is answered before the CLI and its imports are loaded (see quick_check).
 code = answer(sys.argv[1:])

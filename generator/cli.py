@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from generator import output, quick_check
-from generator.lock import OutputLock
 from generator.pipeline import (
     Generation,
     Inputs,
@@ -32,6 +30,8 @@ from generator.pipeline import (
 from generator.read.allowlist import GENERATE_KEYS, Allowlist, load_allowlist
 from generator.shared.cache import Cache, default_cache_dir
 from generator.shared.diagnostics import ExitCode, GeneratorError, Level
+from generator.write import output, quick_check
+from generator.write.lock import OutputLock
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -638,7 +638,7 @@ def schema_parser() -> argparse.ArgumentParser:
 
 
 def run_schema(argv: Sequence[str]) -> int:
-    from generator.ledger import SCHEMA_FILE
+    from generator.read.allowlist import SCHEMA_FILE
 
     args = schema_parser().parse_args(argv)
     cache = _cache(args)

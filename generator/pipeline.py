@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.ledger import LEDGER, safe_relative
 from generator.read.allowlist import Allowlist
 from generator.read.jar_resolver import (
     UNKNOWN_VERSION,
@@ -27,7 +26,9 @@ from generator.render.template_dir import default_templates
 from generator.shared.cache import Cache, sha256_bytes, sha256_file
 from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
 from generator.shared.dist_version import dist_version
+from generator.shared.relative_paths import safe_relative
 from generator.shared.targets import TARGETS
+from generator.write.ledger import LEDGER
 
 if TYPE_CHECKING:  # the stages after the up-to-date check are imported only when they run
     from generator.model.ir import Tool

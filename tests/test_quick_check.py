@@ -1,4 +1,4 @@
-"""The up-to-date answer given before the CLI is imported (generator/quick_check.py): it answers
+"""The up-to-date answer given before the CLI is imported (generator/write/quick_check.py): it answers
 only when every input and output file still has the status the last full run stamped, and every
 change, lock or damage sends the run to the full path (which hashes)."""
 

@@ -28,6 +28,9 @@ GENERATE_PATHS = frozenset({"out", "templates"})
 # A tool name becomes file names (`<name>.tool.yaml`, its snake_case module); 64 characters keep
 # every one of them far below the 255-byte limit of the file systems the project supports.
 MAX_NAME = 64
+# The allowlist's JSON Schema, written into the output (`render.allowlist_schema`); JSON, so the
+# ledger knows it as the generator's by its `$comment` rather than a first line.
+SCHEMA_FILE = "allowlist.schema.json"
 # libyaml's loader when PyYAML has it (five times faster on the default allowlist; the same nodes
 # and marks), else the pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.ledger import SCHEMA_FILE
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
 from generator.model.type_tree import ObjectOf
+from generator.read.allowlist import SCHEMA_FILE
 from generator.render import views
 from generator.render.allowlist_schema import schema_text
 from generator.render.kotlin_settings import JSON_HELPER_FILE, KotlinSettings

@@ -20,10 +20,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from generator.ledger import safe_relative
 from generator.model.ir import Tool
 from generator.shared.cache import Cache
 from generator.shared.dist_version import dist_version
+from generator.shared.relative_paths import safe_relative
 
 KIND = "tool-files"
 

@@ -12,7 +12,7 @@ directory exactly as the old tree or exactly as the new one. Recovery touches on
 safe and inside the output directory, renames only staged files, and removes a file only while its
 bytes are still those the journal recorded; a temporary file the intent does not list is left alone.
 
-The ledger (`generator.ledger`) decides what the generator may replace or remove: a file that is
+The ledger (`generator.write.ledger`) decides what the generator may replace or remove: a file that is
 not the generator's own is never overwritten (the run stops and names it) and never removed.
 """
 
@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.ledger import (
+from generator.shared import checkpoints
+from generator.shared.diagnostics import ExitCode, GeneratorError
+from generator.write.ledger import (
     LEDGER,
     Ledger,
     digest,
@@ -35,9 +37,7 @@ from generator.ledger import (
     read_ledger,
     removable,
 )
-from generator.lock import clear_stale_holder
-from generator.shared import checkpoints
-from generator.shared.diagnostics import ExitCode, GeneratorError
+from generator.write.lock import clear_stale_holder
 
 JOURNAL = ".generator-journal"
 INTENT = ".generator-staging"
