@@ -1,6 +1,6 @@
 """`python -m generator`: read the allowlist, reflect, bind, render, write (or --check);
 `python -m generator diff OLD NEW`: the tool-surface change between two Playwright versions; and
-`python -m generator bump VERSION` (`generator.bump`): move the project to another release."""
+`python -m generator bump VERSION` (`generator.review.bump`): move the project to another release."""
 
 from __future__ import annotations
 
@@ -607,7 +607,7 @@ def _label(side: str, manifest: dict[str, Any]) -> str:
 
 
 def run_diff(argv: Sequence[str]) -> int:
-    from generator.diff_report import compare
+    from generator.review.diff_report import compare
 
     args = diff_parser().parse_args(argv)
     cache = _cache(args)
@@ -674,7 +674,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if arguments[:1] == ["schema"]:
             return run_schema(arguments[1:])
         if arguments[:1] == ["bump"]:
-            from generator.bump import run_bump
+            from generator.review.bump import run_bump
 
             return run_bump(arguments[1:])
         return run(arguments)

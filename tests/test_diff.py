@@ -16,7 +16,7 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from generator.cli import main
-from generator.diff_report import compare
+from generator.review.diff_report import compare
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "diff"
 ALLOWLIST = f"""playwright: {PINNED}
