@@ -54,7 +54,7 @@ sys.path.insert(0, {repo!r})
 import generator.render.rendering as render
 captured = {{}}
 render._laid_out = lambda text, cache: captured.setdefault(str(len(captured)), text)
-from generator.cli import main
+from generator.commands.cli import main
 main(["--out", {out!r}, "--no-cache", "-q"])
 if not captured:
     sys.exit("captured no Python text: the hook no longer intercepts the layout")

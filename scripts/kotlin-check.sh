@@ -2,7 +2,7 @@
 # scripts/kotlin-check.sh DIR [EXTRA.kt ...]: compile every generated .kt under DIR (python -m
 # generator --outputs ...,trailblaze writes them under <out>/trailblaze/kotlin) with the Kotlin
 # compiler and the kotlinx-serialization plugin, against the real Playwright JAR (the one the
-# generator resolves: `python -m generator.read.jar_resolver`, which fetches a release whose parent POM
+# generator resolves: `python -m generator.commands.resolve_jar`, which fetches a release whose parent POM
 # is not published by its coordinates; PLAYWRIGHT_VERSION=X.Y.Z takes a fully published release by
 # its coordinates instead, with its driver, so that the classes can also run), its API's own compile
 # dependencies, koog's real `agents-tools` (LLMDescription) and kotlinx-serialization, and the
@@ -36,7 +36,7 @@ playwright_dep=""
 if [ -n "${PLAYWRIGHT_VERSION:-}" ]; then
   playwright_jar=""
   playwright_dep="<dependency><groupId>com.microsoft.playwright</groupId><artifactId>playwright</artifactId><version>${PLAYWRIGHT_VERSION}</version></dependency>"
-elif ! playwright_jar=$(cd "${root}" && "${python}" -m generator.read.jar_resolver); then
+elif ! playwright_jar=$(cd "${root}" && "${python}" -m generator.commands.resolve_jar); then
   echo "kotlin-check.sh: the Playwright JAR could not be resolved (above)" >&2
   exit 3
 fi

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from local_server import serve
 
-from generator.cli import main as run_generator
+from generator.commands.cli import main as run_generator
 from generator.read.allowlist import load_allowlist
 from generator.read.jar_resolver import ResolvedJar, resolve_jar
 from generator.read.java_model import JavaSurface

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import PINNED, REPO
 
-from generator.cli import main
+from generator.commands.cli import main
 from generator.read.releases import Release, table
 from generator.review import bump
 from generator.shared.diagnostics import GeneratorError

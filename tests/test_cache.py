@@ -118,7 +118,7 @@ def test_a_file_changed_meanwhile_is_not_recorded_as_the_output(tmp_path: Path) 
     when it is made: a file someone changed meanwhile makes the next run not up to date."""
     from types import SimpleNamespace
 
-    from generator.pipeline import remember, up_to_date
+    from generator.commands.pipeline import remember, up_to_date
     from generator.shared.cache import Cache
     from generator.write.ledger import LEDGER
 

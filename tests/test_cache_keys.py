@@ -76,14 +76,14 @@ def test_a_code_change_never_reads_old_cache_entries(
 
 
 def test_the_closure_follows_imports_inside_functions_and_through_modules() -> None:
-    found = closure("generator.pipeline")
+    found = closure("generator.commands.pipeline")
     # pipeline imports java_surface only inside a function; java_surface imports javadoc.
     assert {
         "generator.read.java_surface",
         "generator.read.javadoc",
         "generator.render.rendering",
     } <= set(found)
-    assert "generator.cli" not in found
+    assert "generator.commands.cli" not in found
     assert closure("generator.render.python_format") == (
         "generator",
         "generator.render.python_format",
@@ -110,7 +110,7 @@ def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(
     assert _run(project, out, cache) == 0
     probe = (
         "import json, sys\n"
-        "from generator.cli import main\n"
+        "from generator.commands.cli import main\n"
         "from generator.shared.code_digest import code_digest\n"
         f"status = main(['--out', {str(out)!r}, '--cache-dir', {str(cache)!r}, '-q'])\n"
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'jinja2', 'black'})\n"

@@ -384,7 +384,7 @@ def test_python_playwright_missing(out: Path) -> None:
         import importlib.util, sys
         real = importlib.util.find_spec
         importlib.util.find_spec = lambda n, *a: None if n == "playwright" else real(n, *a)
-        from generator.cli import main
+        from generator.commands.cli import main
         sys.exit(main(sys.argv[1:]))
         """
     )

@@ -339,7 +339,7 @@ def test_every_tool_of_the_committed_allowlist_has_a_shim(
 ) -> None:
     """No tool of allowlist.yaml is refused a Kotlin shim: the manifest records none, every tool
     has a signature, and the run says no "no Kotlin shim" note (it would, with -v)."""
-    from generator.cli import main
+    from generator.commands.cli import main
 
     out = tmp_path / "out"
     args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(out)]

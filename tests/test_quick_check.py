@@ -23,8 +23,8 @@ def _run(out: Path, cache: Path, allowlist: Path, *extra: str) -> subprocess.Com
 
 
 def _answered_quickly(done: subprocess.CompletedProcess[str]) -> bool:
-    assert done.returncode == 0 or "generator.cli" in done.stderr, done.stderr
-    return "generator.cli" not in done.stderr
+    assert done.returncode == 0 or "generator.commands.cli" in done.stderr, done.stderr
+    return "generator.commands.cli" not in done.stderr
 
 
 @pytest.fixture(scope="module")

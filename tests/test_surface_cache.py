@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from generator.pipeline import _cached
+from generator.commands.pipeline import _cached
 from generator.read.java_model import (
     JavaDoc,
     JavaEnum,

@@ -9,7 +9,7 @@ and Maven reads both POMs before it downloads a JAR. Such a JAR is fetched by it
 a scratch repository where an empty stand-in parent lets Maven read the descriptor; only the
 JAR (and a sources JAR, when one is published) is then copied into the local repository, so every
 consumer (the generator, `diff`, the tests, `scripts/kotlin-check.sh`) finds the one JAR there.
-`python -m generator.read.jar_resolver [VERSION]` prints that JAR's path (resolving it if needed).
+`python -m generator.commands.resolve_jar [VERSION]` prints that JAR's path (resolving it if needed).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
@@ -289,54 +288,3 @@ def jar_version(jar: Path) -> str:
     except (OSError, zipfile.BadZipFile):
         return UNKNOWN_VERSION
     return found.pop() if len(found) == 1 else UNKNOWN_VERSION
-
-
-def _arguments() -> Any:
-    import argparse
-
-    p = argparse.ArgumentParser(
-        prog="python -m generator.read.jar_resolver",
-        description="Print the path of the Playwright Java JAR the generator reflects, fetching it "
-        "through mvn into the local Maven repository when it is not there yet.",
-    )
-    p.add_argument(
-        "version",
-        nargs="?",
-        help="a Playwright release such as 1.63.0 (default: the allowlist's `playwright:` pin)",
-    )
-    p.add_argument(
-        "--allowlist",
-        type=Path,
-        default=Path("allowlist.yaml"),
-        help="the allowlist whose pin to resolve when no VERSION is given (default allowlist.yaml)",
-    )
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m generator.read.jar_resolver [VERSION] [--allowlist FILE]`: print the resolved JAR's
-    path (VERSION: the allowlist's pin by default), so that scripts use the same JAR as the
-    generator."""
-    import sys
-
-    from generator.read.allowlist import load_allowlist
-    from generator.read.python_release import valid_version
-
-    args = _arguments().parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        if args.version is not None and not valid_version(args.version):
-            raise GeneratorError(
-                f"{args.version!r} is not a Playwright release; give one such as 1.63.0, or none "
-                "for the allowlist's pin.",
-                ExitCode.USER_INPUT,
-            )
-        version = args.version or load_allowlist(args.allowlist).playwright_version
-        print(resolve_jar(version, None).jar)
-    except GeneratorError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return error.exit_code
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

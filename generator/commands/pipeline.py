@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the stages after the up-to-date check are imported only whe
     from generator.read.java_model import JavaSurface
     from generator.render.kotlin_settings import KotlinSettings
 
-_GENERATOR_ROOT = Path(__file__).resolve().parent
+_GENERATOR_ROOT = Path(__file__).resolve().parent.parent  # generator/, above commands/
 T = TypeVar("T")
 
 

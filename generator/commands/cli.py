@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from generator.pipeline import (
+from generator.commands.pipeline import (
     Generation,
     Inputs,
     check_versions,
@@ -390,7 +390,7 @@ def rerun_command(arguments: Sequence[str], without: tuple[str, ...] = ("--check
 def _options_differ(out: Path, inputs: Inputs) -> list[str]:
     """The shaping options this run and the one that wrote `out` (its manifest.json) disagree on,
     each as `name: the tree's value; this run's value`; none when no manifest records them."""
-    from generator.pipeline import recorded_options
+    from generator.commands.pipeline import recorded_options
 
     try:
         with open(out / "manifest.json", "rb") as handle:
