@@ -7,7 +7,7 @@
 # its coordinates instead, with its driver, so that the classes can also run), its API's own compile
 # dependencies, koog's real `agents-tools` (LLMDescription) and kotlinx-serialization, and the
 # stand-ins of Trailblaze's own unpublished types in scripts/kotlin-check/<api>/ (TRAILBLAZE_API,
-# default 2026.07.21: see generator/render/trailblaze_api.py). Prints `compiled N files` (N: the files
+# default 2026.07.21: see generator/render/kotlin/trailblaze_api.py). Prints `compiled N files` (N: the files
 # under DIR) and exits non-zero on any compiler error. With KOTLIN_CHECK_CLASSES=DIR the classes
 # are kept there and the runtime classpath is written to DIR.classpath (for a test that runs a
 # shim). Everything is fetched through mvn (pinned versions) into Maven's local repository

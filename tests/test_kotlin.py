@@ -39,7 +39,8 @@ from generator.model.type_tree import (
 )
 from generator.read.java_model import JavaSurface
 from generator.read.python_api import PythonSurface
-from generator.render.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
+from generator.render.kotlin.settings import KotlinSettings
+from generator.render.kotlin.shim import Refusal, kotlin_tool
 
 KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
 RESOURCES = "trailblaze/resources/trails/config/trailmaps/web"

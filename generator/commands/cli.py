@@ -241,7 +241,7 @@ def _output_settings(
 ) -> tuple[tuple[str, ...] | None, Any]:
     """`--outputs`, `--kotlin-package` and `--trailblaze-api`, checked; (None, None) when none is given, so a
     run without them is the run it always was."""
-    from generator.render.kotlin_settings import KotlinSettings
+    from generator.render.kotlin.settings import KotlinSettings
     from generator.render.outputs import parse_kinds
 
     kinds = None

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the stages after the up-to-date check are imported only whe
     from generator.model.ir import Tool
     from generator.model.surface_report import SurfaceReport
     from generator.read.java_model import JavaSurface
-    from generator.render.kotlin_settings import KotlinSettings
+    from generator.render.kotlin.settings import KotlinSettings
 
 _GENERATOR_ROOT = Path(__file__).resolve().parent.parent  # generator/, above commands/
 T = TypeVar("T")
@@ -141,7 +141,7 @@ def recorded_options(inputs: Inputs) -> dict[str, Any]:
     kinds, the Kotlin package and Trailblaze API when the Trailblaze output is written, and
     whether (and which) custom templates were used, by their digest (a path would differ between
     machines)."""
-    from generator.render.kotlin_settings import KotlinSettings
+    from generator.render.kotlin.settings import KotlinSettings
     from generator.render.outputs import DEFAULT_KINDS
 
     kinds = inputs.outputs or DEFAULT_KINDS

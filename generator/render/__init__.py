@@ -3,8 +3,8 @@
 per-target type writers (`writers/`), `rendering` renders them through `templating` (Jinja, with
 `yaml_text`'s filters; the built-in templates are found by `template_dir`) and lays Python out
 (`writers/python_layout`, or black through `python_format`), keeping each tool's files in
-`tool_memo`; `manifest` and `allowlist_schema` are outputs written as JSON; `kotlin_settings` and
-`trailblaze_api` name what the Trailblaze outputs are written for.
+`tool_memo`; `manifest` and `allowlist_schema` are outputs written as JSON; `kotlin/` writes the
+Kotlin shims for Trailblaze and names what they are written for.
 
 May import: `generator.model`, `generator.read` and `generator.shared` (`tests/test_layers.py`).
 Kept to this docstring.

@@ -22,11 +22,11 @@ from generator.model.type_tree import ObjectOf
 from generator.read.allowlist import SCHEMA_FILE
 from generator.render import views
 from generator.render.allowlist_schema import schema_text
-from generator.render.kotlin_settings import JSON_HELPER_FILE, KotlinSettings
+from generator.render.kotlin.settings import JSON_HELPER_FILE, KotlinSettings
 from generator.render.manifest import build_manifest, manifest_text
 
 if TYPE_CHECKING:
-    from generator.render.writers.kotlin import Refusal as KotlinRefusal
+    from generator.render.kotlin.shim import Refusal as KotlinRefusal
 
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 # Trailblaze's scripting package and the interface its `client.tools` is typed from, which the
@@ -72,9 +72,7 @@ class Model:
 
     @functools.cached_property
     def kotlin_files(self) -> tuple[list[dict[str, Any]], list[KotlinRefusal]]:
-        from generator.render.writers.kotlin import (
-            kotlin_files,  # loaded only when Kotlin is written
-        )
+        from generator.render.kotlin.shim import kotlin_files  # loaded only when Kotlin is written
 
         return kotlin_files(self.tools, self.kotlin)
 
@@ -83,7 +81,7 @@ class Model:
         """The shims Trailblaze registers (descriptor, toolset, TS entry): every shim but those the
         allowlist marks `trailblaze: skip`; a name of a Trailblaze built-in is an input error
         unless the entry says `skip` or `replace`."""
-        from generator.render.writers.kotlin import trailblaze_shims
+        from generator.render.kotlin.shim import trailblaze_shims
 
         return trailblaze_shims(self.tools, self.kotlin_files[0], self.kotlin)
 
@@ -92,7 +90,7 @@ class Model:
         """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
         if KOTLIN not in self.kinds:
             return None
-        from generator.render.writers.kotlin import surface
+        from generator.render.kotlin.shim import surface
 
         return surface(*self.kotlin_files, self.kotlin)
 

@@ -14,7 +14,7 @@ from typing import Any, assert_never
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
 from generator.render import tool_memo, views
-from generator.render.kotlin_settings import KotlinSettings
+from generator.render.kotlin.settings import KotlinSettings
 from generator.render.outputs import (
     DEFAULT_KINDS,
     PYTHON_ROOT,

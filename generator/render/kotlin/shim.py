@@ -42,7 +42,7 @@ from generator.model.type_tree import (
     TypeNode,
     describe,
 )
-from generator.render.kotlin_settings import KEYWORDS, KotlinSettings
+from generator.render.kotlin.settings import KEYWORDS, KotlinSettings
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 JAVA_OPTIONS_PACKAGE = "com.microsoft.playwright.options"

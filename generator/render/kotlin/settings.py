@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from generator.render.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi
+from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi
 
 DEFAULT_PACKAGE = "xyz.block.trailblaze.playwright.generated"
 # Kotlin's hard keywords: not usable as identifiers without backticks.
@@ -50,7 +50,7 @@ JSON_HELPER_FILE = "GeneratedJson"
 @dataclass(frozen=True)
 class KotlinSettings:
     """The names the shims use: their package, and the Trailblaze release whose API they target
-    (a name of `generator.render.trailblaze_api.APIS`)."""
+    (a name of `generator.render.kotlin.trailblaze_api.APIS`)."""
 
     package: str = DEFAULT_PACKAGE
     trailblaze_api: str = DEFAULT_API
