@@ -72,7 +72,7 @@ class Model:
 
     @functools.cached_property
     def kotlin_files(self) -> tuple[list[dict[str, Any]], list[KotlinRefusal]]:
-        from generator.render.kotlin.shim import kotlin_files  # loaded only when Kotlin is written
+        from generator.render.kotlin.files import kotlin_files  # loaded only when Kotlin is written
 
         return kotlin_files(self.tools, self.kotlin)
 
@@ -81,7 +81,7 @@ class Model:
         """The shims Trailblaze registers (descriptor, toolset, TS entry): every shim but those the
         allowlist marks `trailblaze: skip`; a name of a Trailblaze built-in is an input error
         unless the entry says `skip` or `replace`."""
-        from generator.render.kotlin.shim import trailblaze_shims
+        from generator.render.kotlin.files import trailblaze_shims
 
         return trailblaze_shims(self.tools, self.kotlin_files[0], self.kotlin)
 
@@ -90,7 +90,7 @@ class Model:
         """The Kotlin shims' signatures and refusals, when Kotlin is written (else None)."""
         if KOTLIN not in self.kinds:
             return None
-        from generator.render.kotlin.shim import surface
+        from generator.render.kotlin.files import surface
 
         return surface(*self.kotlin_files, self.kotlin)
 
