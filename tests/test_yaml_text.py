@@ -149,7 +149,7 @@ def test_without_libyaml_the_filters_write_the_same_bytes() -> None:
         "sys.modules['yaml._yaml'] = None\n"
         "import yaml\n"
         "assert not yaml.__with_libyaml__\n"
-        "from generator import yaml_text\n"
+        "from generator.render import yaml_text\n"
         "assert yaml_text._CDumper is None\n"
         "sys.path.insert(0, 'tests')\n"
         "from test_yaml_text import REPRESENTATIVE, DISAGREEING, _outputs\n"
