@@ -1,7 +1,7 @@
-"""The Java calls of a shim's `execute`: which overload it calls (the one taking the most plain
-values, or one per member of a union argument, chosen by its `jsonShape`), the positional
-arguments it passes, and the statements that fill the `*Options` through its recorded setters.
-Java signatures are read as the IR spells them (`...#check(String, Page.CheckOptions)`)."""
+"""The Java calls of a shim's `execute`: the overloads taking the most arguments, one call per
+member of a union argument (chosen by its `jsonShape`), the positional arguments a call passes,
+and the statements that fill the `*Options` through its recorded setters. Java signatures are
+read as the IR spells them (`...#check(String, Page.CheckOptions)`)."""
 
 from __future__ import annotations
 
