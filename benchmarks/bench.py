@@ -51,10 +51,10 @@ CAPTURE_SCRIPT = """
 import json, sys
 from pathlib import Path
 sys.path.insert(0, {repo!r})
-import generator.render as render
+import generator.render.rendering as render
 captured = {{}}
 render._laid_out = lambda text, cache: captured.setdefault(str(len(captured)), text)
-from generator.cli import main
+from generator.commands.cli import main
 main(["--out", {out!r}, "--no-cache", "-q"])
 if not captured:
     sys.exit("captured no Python text: the hook no longer intercepts the layout")
@@ -76,15 +76,15 @@ import json, sys, time
 from pathlib import Path
 sys.path.insert(0, {repo!r}); sys.path.insert(0, {bench!r})
 from synthetic import python_copies
-from generator.allowlist import Allowlist, AllowlistEntry, load_allowlist
-from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.java_surface import build_surface
-from generator.python_api import read_python_surface
-from generator.render import Renderer, default_templates
-from generator.surface_report import build_report
-from generator.targets import TARGETS
+from generator.read.allowlist import Allowlist, AllowlistEntry, load_allowlist
+from generator.model.binding import Binder
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
+from generator.read.java_surface import build_surface
+from generator.read.python_api import read_python_surface
+from generator.render.rendering import Renderer, default_templates
+from generator.model.surface_report import build_report
+from generator.shared.targets import TARGETS
 copies = {copies}
 real = load_allowlist(Path({allowlist!r}))
 entries = [e for e in real.entries if e.name is None]
@@ -331,10 +331,10 @@ def measure_scaling(work: Path, copies: int) -> tuple[dict, dict]:  # type: igno
     sys.path.insert(0, str(Path(__file__).parent))
     from synthetic import build_jar
 
-    from generator.allowlist import load_allowlist
-    from generator.jar_resolver import resolve_jar
-    from generator.java_surface import build_surface
-    from generator.targets import TARGETS
+    from generator.read.allowlist import load_allowlist
+    from generator.read.jar_resolver import resolve_jar
+    from generator.read.java_surface import build_surface
+    from generator.shared.targets import TARGETS
 
     allowlist = REPO / "allowlist.yaml"
     real = resolve_jar(load_allowlist(allowlist).playwright_version, None)

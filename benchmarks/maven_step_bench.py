@@ -26,7 +26,7 @@ from bench import Figure, measure
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from generator.allowlist import load_allowlist  # noqa: E402
+from generator.read.allowlist import load_allowlist  # noqa: E402
 
 EXAMPLE = REPO / "examples" / "maven-kotlin"
 

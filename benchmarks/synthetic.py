@@ -14,9 +14,9 @@ import subprocess
 import zipfile
 from pathlib import Path
 
-from generator.java_model import JavaStruct, JavaSurface, JavaType
-from generator.python_api import PyMethod, PythonSurface
-from generator.targets import TARGETS
+from generator.read.java_model import JavaStruct, JavaSurface, JavaType
+from generator.read.python_api import PyMethod, PythonSurface
+from generator.shared.targets import TARGETS
 
 
 def _source_type(t: JavaType) -> str:

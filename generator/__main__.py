@@ -1,7 +1,7 @@
 import gc
 import sys
 
-from generator.quick_check import answer
+from generator.write.quick_check import answer
 
 # An up-to-date tree is answered before the CLI and its imports are loaded (see quick_check).
 code = answer(sys.argv[1:])
@@ -10,7 +10,7 @@ if code is None:
     # makes few cycles: the collector's default passes over it cost about 8% of a run's CPU. Rarer
     # passes keep that cost off and still bound what cycles there are.
     gc.set_threshold(100_000, 50, 1000)
-    from generator.cli import main
+    from generator.commands.cli import main
 
     code = main()
 sys.exit(code)

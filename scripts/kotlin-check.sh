@@ -2,12 +2,12 @@
 # scripts/kotlin-check.sh DIR [EXTRA.kt ...]: compile every generated .kt under DIR (python -m
 # generator --outputs ...,trailblaze writes them under <out>/trailblaze/kotlin) with the Kotlin
 # compiler and the kotlinx-serialization plugin, against the real Playwright JAR (the one the
-# generator resolves: `python -m generator.jar_resolver`, which fetches a release whose parent POM
+# generator resolves: `python -m generator.commands.resolve_jar`, which fetches a release whose parent POM
 # is not published by its coordinates; PLAYWRIGHT_VERSION=X.Y.Z takes a fully published release by
 # its coordinates instead, with its driver, so that the classes can also run), its API's own compile
 # dependencies, koog's real `agents-tools` (LLMDescription) and kotlinx-serialization, and the
 # stand-ins of Trailblaze's own unpublished types in scripts/kotlin-check/<api>/ (TRAILBLAZE_API,
-# default 2026.07.21: see generator/trailblaze_api.py). Prints `compiled N files` (N: the files
+# default 2026.07.21: see generator/render/kotlin/trailblaze_api.py). Prints `compiled N files` (N: the files
 # under DIR) and exits non-zero on any compiler error. With KOTLIN_CHECK_CLASSES=DIR the classes
 # are kept there and the runtime classpath is written to DIR.classpath (for a test that runs a
 # shim). Everything is fetched through mvn (pinned versions) into Maven's local repository
@@ -36,7 +36,7 @@ playwright_dep=""
 if [ -n "${PLAYWRIGHT_VERSION:-}" ]; then
   playwright_jar=""
   playwright_dep="<dependency><groupId>com.microsoft.playwright</groupId><artifactId>playwright</artifactId><version>${PLAYWRIGHT_VERSION}</version></dependency>"
-elif ! playwright_jar=$(cd "${root}" && "${python}" -m generator.jar_resolver); then
+elif ! playwright_jar=$(cd "${root}" && "${python}" -m generator.commands.resolve_jar); then
   echo "kotlin-check.sh: the Playwright JAR could not be resolved (above)" >&2
   exit 3
 fi

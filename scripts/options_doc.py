@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import bump as generator_bump
-from generator import cli as generator_cli
+from generator.commands import cli as generator_cli
+from generator.review import bump as generator_bump
 from host.commands import cli as host_cli
 from host.settings.config_file import config_key
 

@@ -37,7 +37,7 @@ fi
 # MAVEN_REPO_LOCAL, else $HOME/.m2/repository, named explicitly by the resolver because Java takes
 # the home folder from the password database, not from $HOME. The generator's own resolver does
 # it, so a release whose parent POM is not published is fetched by its coordinates as well.
-if ! "${python}" -m generator.jar_resolver >/dev/null; then
+if ! "${python}" -m generator.commands.resolve_jar >/dev/null; then
   echo "setup.sh: the pinned Playwright JAR could not be fetched (above)" >&2
   exit 1
 fi

@@ -9,7 +9,7 @@ changed). Checked, each a line `ok ...` or `DIFFERS ...`; exit status 1 on any d
   it (declarations, signatures, parameters) is a line of that file (a class head `class X` also
   matches `class X(`); the abstract members of Trailblaze's interfaces the shims implement are
   all in the stand-ins (a shim must implement them);
-- the API setting (generator/trailblaze_api.py): its interface, context, result and annotation
+- the API setting (generator/render/kotlin/trailblaze_api.py): its interface, context, result and annotation
   classes are declared where their names say, the annotation has the LLM-visibility parameter,
   the descriptor and toolset folders exist, and `builtins` is every tool name of the checkout;
 - the descriptor keys the `trailblaze` output writes (`id`, `class`) are `ToolYamlConfig`
@@ -38,8 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.outputs import TRAILBLAZE_TS_INTERFACE  # noqa: E402
-from generator.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi  # noqa: E402
+from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi  # noqa: E402
+from generator.render.outputs import TRAILBLAZE_TS_INTERFACE  # noqa: E402
 
 # The keys the `trailblaze` kind writes (templates/trailblaze_tool.yaml.j2, _toolset.yaml.j2).
 DESCRIPTOR_KEYS = ("id", "class")

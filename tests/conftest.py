@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from local_server import serve
 
-from generator.allowlist import load_allowlist
-from generator.cli import main as run_generator
-from generator.jar_resolver import ResolvedJar, resolve_jar
-from generator.java_model import JavaSurface
-from generator.java_surface import build_surface
-from generator.python_api import PythonSurface, read_python_surface
-from generator.targets import TARGETS
+from generator.commands.cli import main as run_generator
+from generator.read.allowlist import load_allowlist
+from generator.read.jar_resolver import ResolvedJar, resolve_jar
+from generator.read.java_model import JavaSurface
+from generator.read.java_surface import build_surface
+from generator.read.python_api import PythonSurface, read_python_surface
+from generator.shared.targets import TARGETS
 
 REPO = Path(__file__).resolve().parent.parent
 # The Playwright version the project pins: tests name it through this, so a bump changes one file.

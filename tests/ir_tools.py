@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from generator.ir import ResultShape, Tool, ToolParam
-from generator.names import ToolName
-from generator.targets import TARGETS
-from generator.type_tree import Null
+from generator.model.ir import ResultShape, Tool, ToolParam
+from generator.model.type_tree import Null
+from generator.shared.names import ToolName
+from generator.shared.targets import TARGETS
 
 
 def page_tool(

@@ -1,4 +1,4 @@
-"""Runs the generator held at a named checkpoint (generator/checkpoints.py), so a test acts on it
+"""Runs the generator held at a named checkpoint (generator/shared/checkpoints.py), so a test acts on it
 at exactly that point: no delays, no races with a fast or a slow machine."""
 
 from __future__ import annotations

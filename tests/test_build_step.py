@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, generate, seeded_maven
 
-from generator.jar_resolver import resolve_jar
+from generator.read.jar_resolver import resolve_jar
 
 ENTRIES = "tools:\n  - method: page.setExtraHTTPHeaders\n  - method: page.title\n"
 
@@ -163,7 +163,7 @@ def test_the_header_names_the_allowlist_used(tmp_path: Path, pinned_version: str
 def test_jar_resolver_has_a_command_line() -> None:
     """`--help` answers without running mvn; a version that is no release is refused as such."""
     helped = subprocess.run(
-        [sys.executable, "-m", "generator.jar_resolver", "--help"],
+        [sys.executable, "-m", "generator.commands.resolve_jar", "--help"],
         capture_output=True,
         text=True,
         check=False,
@@ -172,7 +172,7 @@ def test_jar_resolver_has_a_command_line() -> None:
     assert helped.returncode == 0
     assert "--allowlist" in helped.stdout
     refused = subprocess.run(
-        [sys.executable, "-m", "generator.jar_resolver", "latest"],
+        [sys.executable, "-m", "generator.commands.resolve_jar", "latest"],
         capture_output=True,
         text=True,
         check=False,
@@ -186,7 +186,7 @@ def test_jar_resolver_names_the_pin_of_the_allowlist_given(
 ) -> None:
     allowlist = _allowlist(tmp_path, pinned_version)
     done = subprocess.run(
-        [sys.executable, "-m", "generator.jar_resolver", "--allowlist", str(allowlist)],
+        [sys.executable, "-m", "generator.commands.resolve_jar", "--allowlist", str(allowlist)],
         capture_output=True,
         text=True,
         check=False,

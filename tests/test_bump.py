@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import PINNED, REPO
 
-from generator import bump
-from generator.cli import main
-from generator.diagnostics import GeneratorError
-from generator.releases import Release, table
+from generator.commands.cli import main
+from generator.read.releases import Release, table
+from generator.review import bump
+from generator.shared.diagnostics import GeneratorError
 
 PYPROJECT = '[project]\ndependencies = [\n    "black==26.10.1",\n    "playwright=={v}",\n]\n'
 PACKAGE = '{{\n  "devDependencies": {{\n    "@playwright/test": "{v}",\n    "playwright-core": "{v}"\n  }}\n}}\n'

@@ -118,9 +118,9 @@ def test_a_file_changed_meanwhile_is_not_recorded_as_the_output(tmp_path: Path) 
     when it is made: a file someone changed meanwhile makes the next run not up to date."""
     from types import SimpleNamespace
 
-    from generator.cache import Cache
-    from generator.ledger import LEDGER
-    from generator.pipeline import remember, up_to_date
+    from generator.commands.pipeline import remember, up_to_date
+    from generator.shared.cache import Cache
+    from generator.write.ledger import LEDGER
 
     out, cache = tmp_path / "out", Cache(tmp_path / "cache")
     out.mkdir()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, read_tree
 
-from generator.code_digest import closure, code_digest
+from generator.shared.code_digest import closure, code_digest
 
 
 def _copy_project(root: Path) -> Path:
@@ -53,8 +53,8 @@ def _private_copy(base: Path, root: Path) -> tuple[Path, Path, Path]:
 @pytest.mark.parametrize(
     ("module", "before", "after"),
     [
-        ("yaml_text.py", "WIDTH = 100\n", "WIDTH = 40\n"),
-        ("writers/python_layout.py", "LINE_LENGTH = 100\n", "LINE_LENGTH = 60\n"),
+        ("render/yaml_text.py", "WIDTH = 100\n", "WIDTH = 40\n"),
+        ("render/writers/python_layout.py", "LINE_LENGTH = 100\n", "LINE_LENGTH = 60\n"),
     ],
 )
 def test_a_code_change_never_reads_old_cache_entries(
@@ -76,23 +76,30 @@ def test_a_code_change_never_reads_old_cache_entries(
 
 
 def test_the_closure_follows_imports_inside_functions_and_through_modules() -> None:
-    found = closure("generator.pipeline")
+    found = closure("generator.commands.pipeline")
     # pipeline imports java_surface only inside a function; java_surface imports javadoc.
-    assert {"generator.java_surface", "generator.javadoc", "generator.render"} <= set(found)
-    assert "generator.cli" not in found
-    assert closure("generator.python_format") == (
+    assert {
+        "generator.read.java_surface",
+        "generator.read.javadoc",
+        "generator.render.rendering",
+    } <= set(found)
+    assert "generator.commands.cli" not in found
+    assert closure("generator.render.python_format") == (
         "generator",
-        "generator.cache",
-        "generator.checkpoints",
-        "generator.code_digest",
-        "generator.diagnostics",
-        "generator.dist_version",
-        "generator.python_format",
+        "generator.render.python_format",
+        "generator.shared",
+        "generator.shared.cache",
+        "generator.shared.checkpoints",
+        "generator.shared.code_digest",
+        "generator.shared.diagnostics",
+        "generator.shared.dist_version",
     )
 
 
 def test_digests_differ_by_code() -> None:
-    assert code_digest("generator.python_format") != code_digest("generator.yaml_text")
+    assert code_digest("generator.render.python_format") != code_digest(
+        "generator.render.yaml_text"
+    )
 
 
 def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(
@@ -103,8 +110,8 @@ def test_the_up_to_date_path_digests_no_code_and_imports_no_renderer(
     assert _run(project, out, cache) == 0
     probe = (
         "import json, sys\n"
-        "from generator.cli import main\n"
-        "from generator.code_digest import code_digest\n"
+        "from generator.commands.cli import main\n"
+        "from generator.shared.code_digest import code_digest\n"
         f"status = main(['--out', {str(out)!r}, '--cache-dir', {str(cache)!r}, '-q'])\n"
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'jinja2', 'black'})\n"
         "print(json.dumps([status, heavy, code_digest.cache_info().currsize]))\n"

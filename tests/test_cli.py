@@ -179,7 +179,7 @@ def test_jar_that_is_not_playwright(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_a_normal_run_prints_one_summary_line_and_notes_only_when_verbose(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from generator.cli import run
+    from generator.commands.cli import run
 
     out = tmp_path / "quiet"
     args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(out), "--no-cache"]

@@ -20,7 +20,7 @@ import pytest
 import yaml
 from conftest import generate
 
-from generator.jar_resolver import ResolvedJar
+from generator.read.jar_resolver import ResolvedJar
 
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "generated" / "tools"

@@ -15,8 +15,8 @@ from conftest import PINNED, REPO
 from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from generator.cli import main
-from generator.diff_report import compare
+from generator.commands.cli import main
+from generator.review.diff_report import compare
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "diff"
 ALLOWLIST = f"""playwright: {PINNED}

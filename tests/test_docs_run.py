@@ -146,7 +146,7 @@ def test_the_listing_figures_are_the_reports() -> None:
 
 
 def test_the_allowlist_examples_are_read_as_shown(tmp_path: Path) -> None:
-    from generator.allowlist import load_allowlist
+    from generator.read.allowlist import load_allowlist
 
     pinned = yaml.safe_load((REPO / "allowlist.yaml").read_text())["playwright"]
     surface = (REPO / "generated" / "SURFACE.md").read_text(encoding="utf-8")
@@ -203,7 +203,10 @@ def typed(
 
 def jar() -> Path:
     found = subprocess.run(
-        [sys.executable, "-m", "generator.jar_resolver"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "generator.read.jar_resolver"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return Path(found.stdout.strip())
 
@@ -249,7 +252,7 @@ def test_the_generator_commands_run_as_typed(tree: Path, tmp_path: Path) -> None
 
 
 def cache_dir() -> Path:
-    from generator.cache import default_cache_dir
+    from generator.shared.cache import default_cache_dir
 
     return Path(default_cache_dir())
 

@@ -21,7 +21,7 @@ import pytest
 import yaml
 from conftest import PINNED, REPO, generate, seeded_maven
 
-from generator.jar_resolver import ResolvedJar
+from generator.read.jar_resolver import ResolvedJar
 
 PYTHON_DIR = str(Path(sys.executable).parent)
 SMALL = f"playwright: {PINNED}\ntools:\n  - method: page.title\n  - method: page.url\n"
@@ -385,7 +385,7 @@ def test_python_playwright_missing(out: Path) -> None:
         import importlib.util, sys
         real = importlib.util.find_spec
         importlib.util.find_spec = lambda n, *a: None if n == "playwright" else real(n, *a)
-        from generator.cli import main
+        from generator.commands.cli import main
         sys.exit(main(sys.argv[1:]))
         """
     )
@@ -434,7 +434,7 @@ def test_debug_shows_the_traceback(tmp_path: Path, capsys: pytest.CaptureFixture
     assert generate(tmp_path / "out", None, "--jar", str(missing), "--debug") == 3
     debug = capsys.readouterr().err
     assert debug.startswith("Traceback (most recent call last):\n")
-    assert 'generator/jar_resolver.py", line' in debug
+    assert 'generator/read/jar_resolver.py", line' in debug
     assert debug.endswith(f"\nerror: --jar {missing}: no such file.\n")
 
 

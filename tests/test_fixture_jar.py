@@ -15,17 +15,11 @@ import jsonschema
 import pytest
 from fixture_jar import FIXTURE, INTERFACES, NO_NAMES, FixtureJar, build_fixture_jar
 
-from generator.allowlist import AllowlistEntry
-from generator.binding import HAND_AUTHOR, Binder
-from generator.diagnostics import Diagnostics, Level
-from generator.ir import Tool
-from generator.java_model import JavaMethod, JavaSurface, JavaType
-from generator.java_surface import build_surface
-from generator.lowering import LoweredResult, Lowerer, Unlowerable, enum_wire_values
-from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict, parse_annotation
-from generator.refusal import Refusal, RefusalKind
-from generator.targets import Target
-from generator.type_tree import (
+from generator.model.binding import HAND_AUTHOR, Binder
+from generator.model.ir import Tool
+from generator.model.lowering import LoweredResult, Lowerer, Unlowerable, enum_wire_values
+from generator.model.refusal import Refusal, RefusalKind
+from generator.model.type_tree import (
     AnyJson,
     Base64Bytes,
     EnumOf,
@@ -38,7 +32,19 @@ from generator.type_tree import (
     Scalar,
     TypeNode,
 )
-from generator.writers import json_schema, python, typescript
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaMethod, JavaSurface, JavaType
+from generator.read.java_surface import build_surface
+from generator.read.python_api import (
+    PyMethod,
+    PyParam,
+    PythonSurface,
+    PyTypedDict,
+    parse_annotation,
+)
+from generator.render.writers import json_schema, python, typescript
+from generator.shared.diagnostics import Diagnostics, Level
+from generator.shared.targets import Target
 
 OPTIONS = "com.microsoft.playwright.options"
 MODE_WIRE = ("fast", "no-preference")

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from conftest import REPO, read_tree
 
-from generator.cache import Cache
+from generator.shared.cache import Cache
 
 # A copy of the built-in templates is a custom folder, so black formats every Python file and
 # its cache entries exist to be forged (the built-in templates need no black).

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, generate
 
-from generator.jar_resolver import UNKNOWN_VERSION, ResolvedJar, jar_version
+from generator.read.jar_resolver import UNKNOWN_VERSION, ResolvedJar, jar_version
 
 
 def _allowlist(tmp_path: Path, entry: str) -> Path:
@@ -124,7 +124,7 @@ def _manifest() -> dict[str, object]:
 def test_diff_refuses_a_manifest_of_the_wrong_shape(
     mutate: object, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from generator.cli import main
+    from generator.commands.cli import main
 
     bad = tmp_path / "bad.json"
     assert callable(mutate)
@@ -139,7 +139,7 @@ def test_diff_refuses_a_manifest_of_the_wrong_shape(
 def test_diff_refuses_a_manifest_that_is_not_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from generator.cli import main
+    from generator.commands.cli import main
 
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe not json")

@@ -18,8 +18,8 @@ import pytest
 from conftest import REPO, read_tree
 from paused_run import PausedRun
 
-from generator.ledger import LEDGER
-from generator.output import INTENT, JOURNAL, TMP_SUFFIX
+from generator.write.ledger import LEDGER
+from generator.write.output import INTENT, JOURNAL, TMP_SUFFIX
 
 # Concurrent runs with no synchronisation between them: each trial starts two at once.
 RACE_TRIALS = 8

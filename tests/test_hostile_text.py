@@ -31,16 +31,16 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
 
-from generator.allowlist import AllowlistEntry
-from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
-from generator.render import PYTHON_ROOT, Renderer, default_templates
-from generator.surface_report import SurfaceReport, build_report
-from generator.targets import TARGETS
+from generator.model.binding import Binder
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport, build_report
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
+from generator.render.rendering import PYTHON_ROOT, Renderer, default_templates
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
+from generator.shared.targets import TARGETS
 
 TSC = REPO / "node_modules" / ".bin" / "tsc"
 SHIM = f"{PYTHON_ROOT}/tools/web_set_extra_http_headers.py"
@@ -143,7 +143,7 @@ def package_on_path(
 def _docstring_lines(text: str) -> list[str]:
     """What a docstring says, line by line, without the whitespace at either end of each line.
 
-    The docstring writer (generator/writers/python.py `docstring`) makes a literal whose value is
+    The docstring writer (generator/render/writers/python.py `docstring`) makes a literal whose value is
     `text.strip()`; black then re-indents continuation lines, drops whitespace at line ends and pads
     a closing quote (test_docstring_is_the_description_exactly shows that, as an expected failure).
     Everything else must survive, so both sides are compared after this normalisation.

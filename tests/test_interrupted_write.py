@@ -14,7 +14,7 @@ import pytest
 from conftest import REPO, read_tree
 from paused_run import PausedRun
 
-from generator.output import recover
+from generator.write.output import recover
 
 
 def _generate(out: Path, allowlist: Path) -> subprocess.CompletedProcess[str]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import seeded_maven
 
-from generator.diagnostics import GeneratorError
-from generator.jar_resolver import ResolvedJar, resolve_jar
+from generator.read.jar_resolver import ResolvedJar, resolve_jar
+from generator.shared.diagnostics import GeneratorError
 
 
 @pytest.fixture
@@ -91,7 +91,7 @@ def test_mvn_fetches_the_pinned_version_without_dependencies(
 
 
 def test_a_parent_pom_is_read_for_its_coordinates(tmp_path: Path) -> None:
-    from generator.jar_resolver import _parent_of, stand_in_parent
+    from generator.read.jar_resolver import _parent_of, stand_in_parent
 
     pom = tmp_path / "a.pom"
     pom.write_text(

@@ -15,10 +15,10 @@ import pytest
 from conftest import require_tool, run_checked
 from fixture_jar import build_fixture_jar
 
-from generator.diagnostics import GeneratorError
-from generator.jar_resolver import ResolvedJar
-from generator.java_model import JavaSurface
-from generator.java_reflect import JarReflector, reflect_jar
+from generator.read.jar_resolver import ResolvedJar
+from generator.read.java_model import JavaSurface
+from generator.read.java_reflect import JarReflector, reflect_jar
+from generator.shared.diagnostics import GeneratorError
 
 PACKAGE = "com.microsoft.playwright"
 SOURCES = {

@@ -1,4 +1,4 @@
-"""generator/json_text.py writes exactly what `json.dumps(..., indent=n, sort_keys=True)` writes."""
+"""generator/shared/json_text.py writes exactly what `json.dumps(..., indent=n, sort_keys=True)` writes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.json_text import dumps_indented
+from generator.shared.json_text import dumps_indented
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,10 +23,8 @@ from ir_tools import page_tool
 from syrupy.assertion import SnapshotAssertion
 from ts_check import compiler_options, run_tsc
 
-from generator.ir import JavaArgument, JavaObject, JavaSetter, Tool, ToolParam
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
-from generator.type_tree import (
+from generator.model.ir import JavaArgument, JavaObject, JavaSetter, Tool, ToolParam
+from generator.model.type_tree import (
     AnyJson,
     EnumOf,
     Field,
@@ -39,7 +37,10 @@ from generator.type_tree import (
     Scalar,
     TypeNode,
 )
-from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
+from generator.render.kotlin.settings import KotlinSettings
+from generator.render.kotlin.shim import Refusal, kotlin_tool
 
 KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
 RESOURCES = "trailblaze/resources/trails/config/trailmaps/web"
@@ -339,7 +340,7 @@ def test_every_tool_of_the_committed_allowlist_has_a_shim(
 ) -> None:
     """No tool of allowlist.yaml is refused a Kotlin shim: the manifest records none, every tool
     has a signature, and the run says no "no Kotlin shim" note (it would, with -v)."""
-    from generator.cli import main
+    from generator.commands.cli import main
 
     out = tmp_path / "out"
     args = ["--allowlist", str(REPO / "allowlist.yaml"), "--out", str(out)]
@@ -358,9 +359,9 @@ def test_the_ir_records_how_objects_are_built_in_java(
 ) -> None:
     """The binding stage records each object's public constructor and setters as the JAR has
     them, and the Options' setters by tool parameter name (`polling` is `setPollingInterval`)."""
-    from generator.allowlist import load_allowlist
-    from generator.binding import Binder
-    from generator.diagnostics import Diagnostics
+    from generator.model.binding import Binder
+    from generator.read.allowlist import load_allowlist
+    from generator.shared.diagnostics import Diagnostics
 
     binder = Binder(java_surface, python_surface, Diagnostics())
     tools = {t.name.value: t for t in binder.bind_all(load_allowlist(REPO / "allowlist.yaml"))}

@@ -1,12 +1,13 @@
-"""Imports run one way: the host's packages by rank, and no import circle anywhere.
+"""Imports run one way: the host's and the generator's packages by rank, and no import circle
+anywhere.
 
 The import graph is read with `ast` from the source (every `import` and `from ... import`: at
 module level, under `if TYPE_CHECKING:` and inside functions alike, since a deferred import is
 still a dependency), so nothing is imported to check it. Two rules:
 
 - a module of a host package imports only its own package and packages ranked below it
-  (`HOST_RANKS`, bottom first); a host package missing from the table is reported too, so a new
-  package is placed on purpose;
+  (`HOST_RANKS`, bottom first), and a module of a generator package likewise (`GENERATOR_RANKS`);
+  a module in no package of its table is reported too, so a new package is placed on purpose;
 - no import cycle among the modules of `host/`, `generator/`, `scripts/` and `benchmarks/`.
 
 Tools are loaded by the registry by name (`calls.python: host.tools.<name>:<function>` in their
@@ -37,6 +38,20 @@ HOST_RANKS: tuple[tuple[str, ...], ...] = (
 )
 """The host's packages, bottom first: each may import the ones on earlier lines, never a later
 one (nor another on its own line). `host` itself holds only a docstring."""
+
+GENERATOR_RANKS: tuple[tuple[str, ...], ...] = (
+    ("generator.shared", "generator.runtime"),
+    ("generator.read",),
+    ("generator.model",),
+    ("generator.render",),
+    ("generator.write",),
+    ("generator.review",),
+    ("generator.commands",),
+    ("generator.__main__",),
+)
+"""The generator's packages by stage, bottom first, with the same rule as `HOST_RANKS`.
+`generator` itself holds only a docstring and `__version__`; `runtime` is copied into the
+generated package and imports none of the generator."""
 
 CHECKED = ("host", "generator", "scripts", "benchmarks")
 """The top-level folders whose modules may not import in a circle."""
@@ -209,6 +224,12 @@ def test_host_packages_import_only_below() -> None:
     assert wrong_way(import_graph(ROOT, ["host"]), HOST_RANKS) == []
 
 
+def test_generator_packages_import_only_below() -> None:
+    graph = import_graph(ROOT, ["generator"])
+    assert len(graph) > 50, "the import graph found too few modules to be the generator's"
+    assert wrong_way(graph, GENERATOR_RANKS, top="generator") == []
+
+
 def test_no_import_cycles() -> None:
     graph = import_graph(ROOT, CHECKED)
     assert len(graph) > 100, "the import graph found too few modules to be the repository's"
@@ -245,6 +266,41 @@ def test_the_checker_reports_a_wrong_way_import_and_a_cycle(tmp_path: Path) -> N
         "host.stray: in no package of the rank table",
     ]
     assert find_cycles(graph) == [["host.high.api", "host.high.ring", "host.low.base"]]
+
+
+def test_the_checker_reports_a_generator_stage_importing_a_later_one(tmp_path: Path) -> None:
+    """The generator's table is held as the host's is: a reader that imports the renderer (even
+    inside a function), a writer imported by a renderer, and a module left at the top of
+    `generator/` are each one line."""
+    _write(
+        tmp_path,
+        {
+            "generator/__init__.py": '__version__ = "0"\n',
+            "generator/__main__.py": "from generator.commands import cli\n",
+            "generator/read/__init__.py": '"""read"""\n',
+            "generator/read/allowlist.py": "def f():\n    from generator.render import views\n",
+            "generator/render/__init__.py": '"""render"""\n',
+            "generator/render/views.py": "from generator.read import allowlist\n",
+            "generator/render/memo.py": "from generator.write.ledger import LEDGER\n",
+            "generator/write/__init__.py": '"""write"""\n',
+            "generator/write/ledger.py": "from generator import __version__\nLEDGER = ''\n",
+            "generator/commands/__init__.py": '"""commands"""\n',
+            "generator/commands/cli.py": "from generator.render import views\n",
+            "generator/stray.py": "",
+        },
+    )
+    layers = tuple(
+        line
+        for line in GENERATOR_RANKS
+        if line[0].rpartition(".")[2] in ("read", "render", "write", "commands", "__main__")
+    )
+    assert wrong_way(import_graph(tmp_path, ["generator"]), layers, top="generator") == [
+        "generator.read.allowlist (line 2) imports generator.render.views: generator.read may "
+        "not import generator.render, which is not below it",
+        "generator.render.memo (line 1) imports generator.write.ledger: generator.render may "
+        "not import generator.write, which is not below it",
+        "generator.stray: in no package of the rank table",
+    ]
 
 
 def test_the_checker_finds_a_cycle_through_type_checking_and_sibling_scripts(

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import yaml
 
-from generator.java_model import JavaSurface, JavaType
-from generator.lowering import Lowerer, enum_wire_values
-from generator.python_api import PythonSurface
-from generator.type_tree import MapOf, Scalar
+from generator.model.lowering import Lowerer, enum_wire_values
+from generator.model.type_tree import MapOf, Scalar
+from generator.read.java_model import JavaSurface, JavaType
+from generator.read.python_api import PythonSurface
 
 
 def test_reflected_signature(java_surface: JavaSurface) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generator.ir import ToolParam
-from generator.model_text import ModelText
-from generator.type_tree import Field, ListOf, ObjectOf, Scalar
+from generator.model.ir import ToolParam
+from generator.model.model_text import ModelText
+from generator.model.type_tree import Field, ListOf, ObjectOf, Scalar
 
 TEXT = ModelText({("Page", "fill"): "web_fill"})
 

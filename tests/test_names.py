@@ -21,19 +21,19 @@ import pytest
 import yaml
 from conftest import PINNED, REPO, generate
 
-from generator.allowlist import AllowlistEntry
-from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.java_surface import build_surface
-from generator.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
-from generator.refusal import Refusal
-from generator.render import Renderer, default_templates
-from generator.surface_report import build_report
-from generator.targets import Target
-from generator.views import shim_view
+from generator.model.binding import Binder
+from generator.model.ir import Tool
+from generator.model.refusal import Refusal
+from generator.model.surface_report import build_report
+from generator.read.allowlist import AllowlistEntry
+from generator.read.java_model import JavaSurface
+from generator.read.java_surface import build_surface
+from generator.read.python_api import PyMethod, PyParam, PythonSurface, parse_annotation
+from generator.render.rendering import Renderer, default_templates
+from generator.render.views import shim_view
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
+from generator.shared.targets import Target
 
 SOURCES = Path(__file__).resolve().parent / "fixtures" / "names"
 NAMES = "com.microsoft.playwright.Names"

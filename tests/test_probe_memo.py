@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from generator import probe_memo, surface_report
-from generator.allowlist import Allowlist, load_allowlist
-from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
-from generator.surface_report import SurfaceReport, build_report
+from generator.model import probe_memo, surface_report
+from generator.model.binding import Binder
+from generator.model.surface_report import SurfaceReport, build_report
+from generator.read.allowlist import Allowlist, load_allowlist
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 
 
 def _report(

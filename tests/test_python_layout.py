@@ -1,4 +1,4 @@
-"""The generated Python is black's style without black on the hot path (generator/writers/python_layout.py).
+"""The generated Python is black's style without black on the hot path (generator/render/writers/python_layout.py).
 
 black stays the judge: it must leave every generated file unchanged; the layout rules must give
 black's bytes (or refuse, sending the module to black) on modules whose lines cross the length
@@ -17,15 +17,15 @@ import pytest
 from black.mode import Mode, TargetVersion
 from conftest import REPO
 
-import generator.render as render
-from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
-from generator.render import Renderer, default_templates
-from generator.surface_report import build_report
-from generator.writers.python_layout import NotLaidOut, lay_out, normalize_quotes
+import generator.render.rendering as render
+from generator.model.binding import Binder
+from generator.model.surface_report import build_report
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
+from generator.render.rendering import Renderer, default_templates
+from generator.render.writers.python_layout import NotLaidOut, lay_out, normalize_quotes
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 
 MODE = Mode(target_versions={TargetVersion.PY311}, line_length=100)
 
@@ -50,7 +50,7 @@ def raw_modules(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> dict[str, str]:
     """Every Python module the built-in templates render for the committed allowlist, before layout."""
-    from generator.allowlist import load_allowlist
+    from generator.read.allowlist import load_allowlist
 
     raw: dict[str, str] = {}
     diagnostics = Diagnostics()

@@ -1,4 +1,4 @@
-"""The up-to-date answer given before the CLI is imported (generator/quick_check.py): it answers
+"""The up-to-date answer given before the CLI is imported (generator/write/quick_check.py): it answers
 only when every input and output file still has the status the last full run stamped, and every
 change, lock or damage sends the run to the full path (which hashes)."""
 
@@ -23,8 +23,8 @@ def _run(out: Path, cache: Path, allowlist: Path, *extra: str) -> subprocess.Com
 
 
 def _answered_quickly(done: subprocess.CompletedProcess[str]) -> bool:
-    assert done.returncode == 0 or "generator.cli" in done.stderr, done.stderr
-    return "generator.cli" not in done.stderr
+    assert done.returncode == 0 or "generator.commands.cli" in done.stderr, done.stderr
+    return "generator.commands.cli" not in done.stderr
 
 
 @pytest.fixture(scope="module")

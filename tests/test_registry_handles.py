@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from ir_tools import page_tool
 
-from generator.ir import Tool, ToolParam
-from generator.type_tree import Scalar
-from generator.views import ShimHandle, shim_view
+from generator.model.ir import Tool, ToolParam
+from generator.model.type_tree import Scalar
+from generator.render.views import ShimHandle, shim_view
 
 
 def _tool() -> Tool:
@@ -45,8 +45,8 @@ def test_a_handle_gives_every_field_of_the_full_view() -> None:
 def test_compiled_templates_are_cached_and_a_bad_entry_is_compiled_again(tmp_path: Path) -> None:
     """The built-in templates' compiled code is kept in the cache; an entry that does not load
     (with a valid checksum, as a forger would write it) is compiled again and replaced."""
-    from generator.cache import Cache
-    from generator.templating import default_templates, environment
+    from generator.render.templating import default_templates, environment
+    from generator.shared.cache import Cache
 
     cache = Cache(tmp_path / "cache")
     context = {"generated_by": "made here"}
@@ -62,8 +62,8 @@ def test_compiled_templates_are_cached_and_a_bad_entry_is_compiled_again(tmp_pat
 
 def test_compiled_templates_are_kept_only_in_a_private_folder(tmp_path: Path) -> None:
     """Loaded compiled code is run: a cache folder others may write gets none."""
-    from generator.cache import Cache
-    from generator.templating import default_templates, environment
+    from generator.render.templating import default_templates, environment
+    from generator.shared.cache import Cache
 
     root = tmp_path / "cache"
     root.mkdir()

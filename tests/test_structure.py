@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import REPO, read_tree
 
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.java_model import JavaSurface
-from generator.outputs import DEFAULT_KINDS, PYTHON_ROOT, Rendered, runtime_module, selected
-from generator.python_api import PythonSurface, parse_annotation
-from generator.python_types import (
+from generator.model.surface_report import build_report
+from generator.model.type_tree import EnumOf, ListOf, ObjectOf, Scalar
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface, parse_annotation
+from generator.read.python_types import (
     PyGeneric,
     PyLiteral,
     PyName,
@@ -27,10 +26,11 @@ from generator.python_types import (
     text,
     without_none,
 )
-from generator.render import Renderer, default_templates
-from generator.surface_report import build_report
-from generator.type_tree import EnumOf, ListOf, ObjectOf, Scalar
-from generator.writers.python import Import, PythonWriter, import_block
+from generator.render.outputs import DEFAULT_KINDS, PYTHON_ROOT, Rendered, runtime_module, selected
+from generator.render.rendering import Renderer, default_templates
+from generator.render.writers.python import Import, PythonWriter, import_block
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 
 # --- Python annotations -------------------------------------------------------------------------
 

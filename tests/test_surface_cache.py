@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from generator.cache import Cache
-from generator.java_model import (
+from generator.commands.pipeline import _cached
+from generator.read.java_model import (
     JavaDoc,
     JavaEnum,
     JavaField,
@@ -24,9 +24,9 @@ from generator.java_model import (
     JavaSurface,
     JavaType,
 )
-from generator.pipeline import _cached
-from generator.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
-from generator.python_types import PyGeneric, PyLiteral, PyName, PyNone, PyUnion
+from generator.read.python_api import PyMethod, PyParam, PythonSurface, PyTypedDict
+from generator.read.python_types import PyGeneric, PyLiteral, PyName, PyNone, PyUnion
+from generator.shared.cache import Cache
 
 STRING = JavaType("java.lang.String")
 SURFACE = JavaSurface(

@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from generator import views
-from generator.allowlist import load_allowlist
-from generator.binding import Binder
-from generator.cache import Cache
-from generator.diagnostics import Diagnostics
-from generator.ir import Tool
-from generator.java_model import JavaSurface
-from generator.python_api import PythonSurface
-from generator.render import Renderer, default_templates
-from generator.surface_report import SurfaceReport, build_report
-from generator.tool_memo import KIND
+from generator.model.binding import Binder
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport, build_report
+from generator.read.allowlist import load_allowlist
+from generator.read.java_model import JavaSurface
+from generator.read.python_api import PythonSurface
+from generator.render import views
+from generator.render.rendering import Renderer, default_templates
+from generator.render.tool_memo import KIND
+from generator.shared.cache import Cache
+from generator.shared.diagnostics import Diagnostics
 
 Bound = tuple[list[Tool], SurfaceReport]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from generator.trailblaze_api import APIS, DEFAULT_API
+from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API
 
 GIT_DIR = Path(os.environ.get("TRAILBLAZE_GIT_DIR", "/work/.mirror/block+trailblaze/repo"))
 SCRIPT = REPO / "scripts" / "trailblaze_check.py"

@@ -30,7 +30,7 @@ def test_another_pin_than_the_installed_playwright_is_generated_from_its_wheel(
     """A consumer on an older Playwright generates for its own version: the pin's Python API is
     read from that release's wheel (kept in the cache) and its JAR resolved; the generator's own
     environment keeps its playwright."""
-    from generator.dist_version import dist_version
+    from generator.shared.dist_version import dist_version
 
     path, previous = previous_minor_allowlist
     assert generate(tmp_path / "out", path) == 0
@@ -56,7 +56,7 @@ def test_a_jar_of_another_version_than_the_pin_is_refused_naming_both(
 ) -> None:
     """`--jar` does not silently replace the pin: the JAR (the pinned one) and the allowlist (a
     previous release) disagree, and the message names both and the fix."""
-    from generator.jar_resolver import resolve_jar
+    from generator.read.jar_resolver import resolve_jar
 
     path, previous = previous_minor_allowlist
     jar = resolve_jar(pinned_version, None).jar

@@ -14,8 +14,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from generator import yaml_text
-from generator.yaml_text import yaml_block, yaml_scalar
+from generator.render import yaml_text
+from generator.render.yaml_text import yaml_block, yaml_scalar
 
 LIBYAML = yaml_text._CDumper is not None
 needs_libyaml = pytest.mark.skipif(not LIBYAML, reason="PyYAML is built without libyaml")
@@ -149,7 +149,7 @@ def test_without_libyaml_the_filters_write_the_same_bytes() -> None:
         "sys.modules['yaml._yaml'] = None\n"
         "import yaml\n"
         "assert not yaml.__with_libyaml__\n"
-        "from generator import yaml_text\n"
+        "from generator.render import yaml_text\n"
         "assert yaml_text._CDumper is None\n"
         "sys.path.insert(0, 'tests')\n"
         "from test_yaml_text import REPRESENTATIVE, DISAGREEING, _outputs\n"

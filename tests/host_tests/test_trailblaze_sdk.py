@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.trailblaze_api import APIS, DEFAULT_API
+from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API
 from host_tests.host_helpers import REPO, AppServer, ServedHost
 
 GIT_DIR = Path(os.environ.get("TRAILBLAZE_GIT_DIR", "/work/.mirror/block+trailblaze/repo"))

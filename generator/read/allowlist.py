@@ -1,0 +1,380 @@
+"""Reads and validates allowlist.yaml, keeping the line and column of every entry."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from generator.shared.diagnostics import GeneratorError
+from generator.shared.names import ToolName, is_identifier
+from generator.shared.targets import TARGETS, Target
+
+_TOP_KEYS = ("playwright", "tools")
+_OPTIONAL_TOP_KEYS = ("generate",)
+# The options a `generate:` block may set: those that shape the output, by their command-line
+# names without the dashes (the command line overrides each one).
+GENERATE_KEYS = (
+    "out",
+    "outputs",
+    "templates",
+    "kotlin-package",
+    "trailblaze-api",
+)
+# Options naming a path: read relative to the file that names them, not the current folder.
+GENERATE_PATHS = frozenset({"out", "templates"})
+# A tool name becomes file names (`<name>.tool.yaml`, its snake_case module); 64 characters keep
+# every one of them far below the 255-byte limit of the file systems the project supports.
+MAX_NAME = 64
+# The allowlist's JSON Schema, written into the output (`render.allowlist_schema`); JSON, so the
+# ledger knows it as the generator's by its `$comment` rather than a first line.
+SCHEMA_FILE = "allowlist.schema.json"
+# libyaml's loader when PyYAML has it (five times faster on the default allowlist; the same nodes
+# and marks), else the pure-Python one.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """The node tree of `text`; an error is reported by the pure-Python loader, whose marks point
+    at the offending character itself (libyaml's can point past it)."""
+    try:
+        node: yaml.Node | None = yaml.compose(text, Loader=_LOADER)
+    except yaml.YAMLError:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    return node
+
+
+# The allowlist is read whole; far larger than any real one, small enough to never exhaust memory.
+MAX_ALLOWLIST_BYTES = 4 << 20
+
+
+def tool_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a tool name, or None: it must start with a letter, hold only ASCII
+    letters, digits and '_', be at most MAX_NAME long, and give identifiers after escaping."""
+    if len(name) > MAX_NAME:
+        return f"is {len(name)} characters long; at most {MAX_NAME} are allowed"
+    if not is_identifier(name) or not name[:1].isalpha() or not name.isascii():
+        return "must be an identifier (ASCII letters, digits and '_', starting with a letter)"
+    tool = ToolName(name)
+    if not is_identifier(tool.class_name) or not is_identifier(tool.module_name):
+        return "does not give a Python class and module name"
+    return None
+
+
+_ENTRY_KEYS = (
+    "method",
+    "name",
+    "description",
+    "surfaceToLlm",
+    "isRecordable",
+    "wireNames",
+    "trailblaze",
+)
+# `trailblaze:` of an entry: how its tool meets a Trailblaze built-in of the same name.
+TRAILBLAZE_CHOICES = ("skip", "replace")
+
+
+@dataclass(frozen=True)
+class AllowlistEntry:
+    """One validated allowlist line: a target and a Java method name, plus overrides.
+
+    `target` is a known prefix; `method` is a plausible Java identifier (whether it exists is
+    checked against the JAR later); `location` is `file:line:col` of the entry.
+    """
+
+    target: Target
+    method: str
+    location: str
+    name: str | None = None
+    description: str | None = None
+    surface_to_llm: bool = False
+    is_recordable: bool = False
+    wire_names: tuple[tuple[str, str], ...] = ()
+    """(parameter, name on the wire) pairs: the JSON key a parameter is given under instead."""
+    trailblaze: str = ""
+    """"" (a tool of its own in the Trailblaze output), "skip" (left out of it: Trailblaze's
+    built-in of the name serves it) or "replace" (it takes the built-in's place)."""
+
+    @property
+    def spelled(self) -> str:
+        return f"{self.target.prefix}.{self.method}"
+
+
+@dataclass(frozen=True)
+class GenerateOption:
+    """One option of the `generate:` block: `key` is one of GENERATE_KEYS, `value` its text (a
+    list joined with commas; a path made relative to the current folder as the file that names it
+    means it), `where` the `file:line:col` of the value."""
+
+    key: str
+    value: str
+    where: str
+
+
+@dataclass(frozen=True)
+class Allowlist:
+    """The whole file: the pinned Playwright version, entries in file order, and the options of
+    its `generate:` block (read from the file that block names, when it names one)."""
+
+    playwright_version: str
+    entries: tuple[AllowlistEntry, ...]
+    path: str
+    sha256: str = ""  # of the file's bytes: part of the run's fingerprint
+    options: tuple[GenerateOption, ...] = ()
+    options_file: str | None = None
+    """The separate options file the block names, as a path from the current folder; None when
+    the options (if any) are in the allowlist itself."""
+
+
+def _where(path: str, node: yaml.Node) -> str:
+    return f"{path}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
+
+
+def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    import difflib  # only a wrong allowlist needs it
+
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
+def _scalar(path: str, node: yaml.Node, what: str) -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        raise GeneratorError(
+            f"{_where(path, node)}: {what} must be a single value, not a list or mapping."
+        )
+    return str(node.value)
+
+
+def _text(path: str, node: yaml.Node) -> str:
+    """A free-text value; it must be encodable (YAML's `\\ud800` escapes give lone surrogates)."""
+    text = _scalar(path, node, "'description'")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise GeneratorError(
+            f"{_where(path, node)}: the description contains a lone surrogate (an escape such as \\ud800); "
+            "write the character itself, or a valid pair."
+        ) from None
+    return text
+
+
+def _boolean(path: str, node: yaml.Node, key: str) -> bool:
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:bool":
+        return bool(yaml.safe_load(yaml.serialize(node)))
+    raise GeneratorError(f"{_where(path, node)}: '{key}' must be true or false.")
+
+
+def _known_keys(
+    path: str, node: yaml.MappingNode, allowed: tuple[str, ...]
+) -> dict[str, yaml.Node]:
+    """The mapping's values by key; an unknown key (with a did-you-mean) or a repeated one is an error."""
+    fields: dict[str, yaml.Node] = {}
+    for key_node, value_node in node.value:
+        key = _scalar(path, key_node, "a key")
+        if key not in allowed:
+            raise GeneratorError(
+                f"{_where(path, key_node)}: unknown key '{key}'; {_suggest(key, allowed)}"
+                f"allowed keys are {', '.join(allowed)}."
+            )
+        if key in fields:
+            raise GeneratorError(f"{_where(path, key_node)}: key '{key}' is given twice.")
+        fields[key] = value_node
+    return fields
+
+
+def _entry(path: str, node: yaml.Node) -> AllowlistEntry:
+    if isinstance(node, yaml.ScalarNode):
+        return _method_entry(path, node, {})
+    if not isinstance(node, yaml.MappingNode):
+        raise GeneratorError(
+            f"{_where(path, node)}: a tool entry must be a mapping such as 'method: page.evaluate'."
+        )
+    fields = _known_keys(path, node, _ENTRY_KEYS)
+    if "method" not in fields:
+        raise GeneratorError(
+            f"{_where(path, node)}: this entry has no 'method: <target>.<javaMethod>'."
+        )
+    return _method_entry(path, fields["method"], fields)
+
+
+def _method_entry(
+    path: str, method_node: yaml.Node, fields: dict[str, yaml.Node]
+) -> AllowlistEntry:
+    where = _where(path, method_node)
+    spelled = _scalar(path, method_node, "'method'")
+    prefix, _, method = spelled.partition(".")
+    if prefix not in TARGETS or not is_identifier(method):
+        raise GeneratorError(
+            f"{where}: '{spelled}' is not '<target>.<javaMethod>'; {_suggest(prefix, list(TARGETS))}"
+            f"targets are {', '.join(TARGETS)} (for example 'page.evaluate')."
+        )
+    if len(method) > MAX_NAME:
+        raise GeneratorError(
+            f"{where}: the method name is {len(method)} characters long; no Playwright method "
+            f"is longer than {MAX_NAME}."
+        )
+    name = _scalar(path, fields["name"], "'name'") if "name" in fields else None
+    if name is not None:
+        problem = tool_name_problem(name)
+        if problem:
+            shown = name if len(name) <= 40 else name[:40] + "..."
+            raise GeneratorError(
+                f"{_where(path, fields['name'])}: tool name '{shown}' {problem}, "
+                "for example 'web_evaluate'."
+            )
+    return AllowlistEntry(
+        target=TARGETS[prefix],
+        method=method,
+        location=where,
+        name=name,
+        description=_text(path, fields["description"]) if "description" in fields else None,
+        surface_to_llm=_boolean(path, fields["surfaceToLlm"], "surfaceToLlm")
+        if "surfaceToLlm" in fields
+        else False,
+        is_recordable=_boolean(path, fields["isRecordable"], "isRecordable")
+        if "isRecordable" in fields
+        else False,
+        wire_names=_wire_names(path, fields["wireNames"]) if "wireNames" in fields else (),
+        trailblaze=_trailblaze(path, fields["trailblaze"]) if "trailblaze" in fields else "",
+    )
+
+
+def _trailblaze(path: str, node: yaml.Node) -> str:
+    value = _scalar(path, node, "'trailblaze'")
+    if value not in TRAILBLAZE_CHOICES:
+        raise GeneratorError(
+            f"{_where(path, node)}: 'trailblaze' must be skip (leave the tool out of the "
+            "Trailblaze output) or replace (it takes the place of Trailblaze's built-in tool)."
+        )
+    return value
+
+
+def _wire_names(path: str, node: yaml.Node) -> tuple[tuple[str, str], ...]:
+    """`wireNames: {expression: script}`: each parameter's name on the wire, an identifier."""
+    if not isinstance(node, yaml.MappingNode) or not node.value:
+        raise GeneratorError(
+            f"{_where(path, node)}: 'wireNames' must map parameter names to the names they "
+            "take on the wire, for example 'wireNames: {expression: script}'."
+        )
+    pairs = []
+    for key_node, value_node in node.value:
+        key = _scalar(path, key_node, "a parameter name")
+        value = _scalar(path, value_node, f"the wire name of {key}")
+        if not is_identifier(value) or not value.isascii():
+            raise GeneratorError(
+                f"{_where(path, value_node)}: the wire name '{value}' of {key} must be an "
+                "identifier (ASCII letters, digits and '_'), for example 'script'."
+            )
+        pairs.append((key, value))
+    if len({k for k, _ in pairs}) != len(pairs) or len({v for _, v in pairs}) != len(pairs):
+        raise GeneratorError(
+            f"{_where(path, node)}: 'wireNames' names a parameter, or a wire name, twice."
+        )
+    return tuple(pairs)
+
+
+def _read_yaml(path: Path, what: str) -> tuple[bytes, yaml.Node | None]:
+    """The bytes of `path` (capped) and its node tree; errors name the file, line and column."""
+    shown = path.name
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_ALLOWLIST_BYTES + 1)
+    except OSError as exc:
+        raise GeneratorError(f"{path}: cannot read the {what} ({exc.strerror}).") from None
+    if len(raw) > MAX_ALLOWLIST_BYTES:
+        raise GeneratorError(
+            f"{path}: the {what} is larger than {MAX_ALLOWLIST_BYTES >> 20} MiB; is it the right file?"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise GeneratorError(
+            f"{shown}:{line}: the {what} is not UTF-8 (byte {raw[exc.start]:#x}); save it as UTF-8."
+        ) from None
+    try:
+        return raw, _compose(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{shown}:{mark.line + 1}:{mark.column + 1}" if mark else shown
+        raise GeneratorError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)}).") from None
+
+
+def _generate_options(path: Path, node: yaml.Node) -> tuple[tuple[GenerateOption, ...], str | None]:
+    """The `generate:` block of the allowlist at `path`: a mapping of options, or the path of a
+    YAML file (relative to the allowlist) that holds that mapping."""
+    shown = path.name
+    options_file = None
+    if isinstance(node, yaml.ScalarNode):
+        named = _scalar(shown, node, "'generate'")
+        if not named.strip():
+            raise GeneratorError(
+                f"{_where(shown, node)}: 'generate' is empty; give a mapping of options "
+                f"({', '.join(GENERATE_KEYS)}) or the path of a YAML file holding one."
+            )
+        options_path = path.parent / named
+        options_file = str(options_path)
+        _, loaded = _read_yaml(options_path, "options file named by 'generate'")
+        if loaded is None:
+            return (), options_file
+        path, node = options_path, loaded
+        shown = path.name
+    if not isinstance(node, yaml.MappingNode):
+        raise GeneratorError(
+            f"{_where(shown, node)}: 'generate' must be a mapping of options "
+            f"({', '.join(GENERATE_KEYS)}), or the path of a YAML file holding one."
+        )
+    options = []
+    for key, value_node in _known_keys(shown, node, GENERATE_KEYS).items():
+        where = _where(shown, value_node)
+        if isinstance(value_node, yaml.SequenceNode) and key == "outputs":
+            value = ",".join(_scalar(shown, item, "each output kind") for item in value_node.value)
+        else:
+            value = _scalar(shown, value_node, f"'{key}'")
+        if not value.strip() or "\0" in value:
+            raise GeneratorError(f"{where}: '{key}' is empty; give a value or leave the key out.")
+        if key in GENERATE_PATHS and not Path(value).is_absolute():
+            value = str(path.parent / value)
+        options.append(GenerateOption(key, value, where))
+    return tuple(options), options_file
+
+
+def load_allowlist(path: Path) -> Allowlist:
+    """Parse and validate `path`; raises GeneratorError naming `file:line:col` and a fix."""
+    shown = path.name
+    raw, root = _read_yaml(path, "allowlist")
+    if root is None:
+        raise GeneratorError(
+            f"{shown}:1:1: the allowlist is empty; it needs 'playwright:' and 'tools:'."
+        )
+    if not isinstance(root, yaml.MappingNode):
+        raise GeneratorError(
+            f"{_where(shown, root)}: the top level must be a mapping with 'playwright' and 'tools'."
+        )
+    top = _known_keys(shown, root, _TOP_KEYS + _OPTIONAL_TOP_KEYS)
+    for key in _TOP_KEYS:
+        if key not in top:
+            raise GeneratorError(f"{_where(shown, root)}: missing '{key}:'.")
+    version = _scalar(shown, top["playwright"], "'playwright'")
+    tools = top["tools"]
+    if not isinstance(tools, yaml.SequenceNode):
+        raise GeneratorError(
+            f"{_where(shown, tools)}: 'tools' must be a list of entries ('- method: page.evaluate')."
+        )
+    entries = tuple(_entry(shown, node) for node in tools.value)
+    seen: dict[str, str] = {}
+    for entry in entries:
+        if entry.spelled in seen:
+            raise GeneratorError(
+                f"{entry.location}: '{entry.spelled}' is listed twice (first at {seen[entry.spelled]}); "
+                "remove one of them."
+            )
+        seen[entry.spelled] = entry.location
+    options, options_file = (
+        _generate_options(path, top["generate"]) if "generate" in top else ((), None)
+    )
+    return Allowlist(
+        version, entries, shown, hashlib.sha256(raw).hexdigest(), options, options_file
+    )

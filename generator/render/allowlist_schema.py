@@ -1,0 +1,134 @@
+"""A JSON Schema (draft 2020-12) for the allowlist, made from the reflected surface, so an editor
+(yaml-language-server) completes and checks an allowlist before the generator runs.
+
+Guarantees: every method the surface report says can be a tool (a tool now, or "not listed") is
+one `const` of `method`, with its description (the tool's, else why it is not listed yet);
+methods that can never be tools (events, callbacks, refusals) are not offered; the entry flags,
+the `playwright:` pin and the `generate:` block (its keys and output kinds) are described by the
+same names `allowlist.py` reads. The text is deterministic: keys sorted, methods in report order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model.ir import Tool
+from generator.model.surface_report import SurfaceReport
+from generator.read.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
+from generator.shared.json_text import dumps_indented
+from generator.shared.targets import TARGETS
+
+_PREFIX = {target.java_interface: target.prefix for target in TARGETS.values()}
+# A description in an editor's completion list: its first paragraph, kept short.
+_SHOWN = 300
+
+
+def _short(text: str) -> str:
+    first = text.strip().split("\n\n", 1)[0].replace("\n", " ")
+    return first if len(first) <= _SHOWN else first[: _SHOWN - 3].rstrip() + "..."
+
+
+def _methods(report: SurfaceReport, tools: list[Tool]) -> list[dict[str, str]]:
+    described = {(t.target.java_interface, t.java_method): t.description for t in tools}
+    choices = []
+    for row in report.rows:
+        if row.status == "refused" or row.interface not in _PREFIX:
+            continue
+        description = described.get((row.interface, row.method)) or row.reason
+        choices.append(
+            {"const": f"{_PREFIX[row.interface]}.{row.method}", "description": _short(description)}
+        )
+    return choices
+
+
+def allowlist_schema(
+    report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
+) -> Any:
+    """The schema as a JSON value; `kinds` are the output kinds `generate: outputs` may name,
+    `generated_by` the generated-file notice (its `$comment`: JSON has no comment lines)."""
+    method = {"description": "<target>.<javaMethod>, exactly as Java spells it"}
+    method["oneOf"] = _methods(report, tools)  # type: ignore[assignment]
+    entry = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["method"],
+        "properties": {
+            "method": method,
+            "name": {
+                "description": "the tool's name (default: the target's prefix and the method)",
+                "type": "string",
+                "pattern": f"^[A-Za-z][A-Za-z0-9_]{{0,{MAX_NAME - 1}}}$",
+            },
+            "description": {
+                "description": "the tool's description for models (default: the javadoc)",
+                "type": "string",
+            },
+            "surfaceToLlm": {
+                "description": "offer the tool to models (Trailblaze's surfaceToLlm)",
+                "type": "boolean",
+            },
+            "isRecordable": {
+                "description": "record successful calls into a trail (Trailblaze's isRecordable)",
+                "type": "boolean",
+            },
+            "trailblaze": {
+                "description": "skip: no Trailblaze registration for this tool; replace: it takes "
+                "the place of Trailblaze's built-in tool of the same name",
+                "enum": list(TRAILBLAZE_CHOICES),
+            },
+            "wireNames": {
+                "description": "a parameter's JSON key on the wire, by its Playwright name "
+                "(wireNames: {expression: script})",
+                "type": "object",
+                "minProperties": 1,
+                "additionalProperties": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+            },
+        },
+    }
+    kind = {"enum": ["all", *kinds]}
+    generate = {
+        "description": "the options that shape the output (the command line overrides each), "
+        "or the path of a YAML file holding them",
+        "oneOf": [
+            {"type": "string", "minLength": 1},
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    key: (
+                        {"oneOf": [{"type": "string"}, {"type": "array", "items": kind}]}
+                        if key == "outputs"
+                        else {"type": "string", "minLength": 1}
+                    )
+                    for key in GENERATE_KEYS
+                },
+            },
+        ],
+    }
+    return {
+        "$comment": generated_by,
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "allowlist.yaml of the Playwright tool generator",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["playwright", "tools"],
+        "properties": {
+            "playwright": {
+                "description": "the Playwright release the tools are generated for",
+                "type": "string",
+                "pattern": r"^[0-9]+\.[0-9]+\.[0-9]+$",
+            },
+            "generate": generate,
+            "tools": {
+                "type": "array",
+                "items": {"oneOf": [method, entry]},
+            },
+        },
+    }
+
+
+def schema_text(
+    report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
+) -> str:
+    schema = allowlist_schema(report, tools, kinds, generated_by)
+    return dumps_indented(schema, 1) + "\n"
