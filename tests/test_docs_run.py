@@ -203,7 +203,7 @@ def typed(
 
 def jar() -> Path:
     found = subprocess.run(
-        [sys.executable, "-m", "generator.read.jar_resolver"],
+        [sys.executable, "-m", "generator.commands.resolve_jar"],
         capture_output=True,
         text=True,
         check=True,
