@@ -14,6 +14,8 @@ from generator.cli import main
 from generator.diagnostics import GeneratorError
 from generator.releases import Release, table
 
+pytestmark = pytest.mark.jvm
+
 PYPROJECT = '[project]\ndependencies = [\n    "black==26.10.1",\n    "playwright=={v}",\n]\n'
 PACKAGE = '{{\n  "devDependencies": {{\n    "@playwright/test": "{v}",\n    "playwright-core": "{v}"\n  }}\n}}\n'
 

@@ -40,6 +40,8 @@ from generator.type_tree import (
 )
 from generator.writers import json_schema, python, typescript
 
+pytestmark = pytest.mark.jvm
+
 OPTIONS = "com.microsoft.playwright.options"
 MODE_WIRE = ("fast", "no-preference")
 STRING = JavaType("java.lang.String")

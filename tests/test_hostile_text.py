@@ -42,6 +42,8 @@ from generator.render import PYTHON_ROOT, Renderer, default_templates
 from generator.surface_report import SurfaceReport, build_report
 from generator.targets import TARGETS
 
+pytestmark = pytest.mark.jvm
+
 TSC = REPO / "node_modules" / ".bin" / "tsc"
 SHIM = f"{PYTHON_ROOT}/tools/web_set_extra_http_headers.py"
 DESCRIPTOR = "tools/web_setExtraHTTPHeaders.tool.yaml"

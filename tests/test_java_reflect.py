@@ -20,6 +20,8 @@ from generator.jar_resolver import ResolvedJar
 from generator.java_model import JavaSurface
 from generator.java_reflect import JarReflector, reflect_jar
 
+pytestmark = pytest.mark.jvm
+
 PACKAGE = "com.microsoft.playwright"
 SOURCES = {
     "com/microsoft/playwright/Edges.java": """

@@ -41,6 +41,8 @@ from generator.type_tree import (
 )
 from generator.writers.kotlin import KotlinSettings, Refusal, kotlin_tool
 
+pytestmark = pytest.mark.jvm
+
 KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
 RESOURCES = "trailblaze/resources/trails/config/trailmaps/web"
 SNAPSHOT_TOOLS = (

@@ -35,6 +35,8 @@ from generator.surface_report import build_report
 from generator.targets import Target
 from generator.views import shim_view
 
+pytestmark = pytest.mark.jvm
+
 SOURCES = Path(__file__).resolve().parent / "fixtures" / "names"
 NAMES = "com.microsoft.playwright.Names"
 TARGET = Target(prefix="names", java_interface="Names", python_class="Names", receiver="page", tool_prefix="nm_")  # fmt: skip

@@ -32,6 +32,8 @@ from generator.surface_report import build_report
 from generator.type_tree import EnumOf, ListOf, ObjectOf, Scalar
 from generator.writers.python import Import, PythonWriter, import_block
 
+pytestmark = pytest.mark.jvm
+
 # --- Python annotations -------------------------------------------------------------------------
 
 
