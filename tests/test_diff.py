@@ -18,6 +18,8 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from generator.cli import main
 from generator.diff_report import compare
 
+pytestmark = pytest.mark.jvm
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "diff"
 ALLOWLIST = f"""playwright: {PINNED}
 tools:

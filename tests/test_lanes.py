@@ -16,7 +16,7 @@ from lanes import CHECK_LANE_ENV, LANE_FIXTURES, SLOW_MARKER_LANES, descendants_
 TESTS = Path(__file__).resolve().parent
 
 # Names whose use in a test module starts a browser or a JVM: Playwright itself, the helpers that
-# start a host or an executor (each launches browsers), the in-process host, the generator (it
+# start a host or an executor (each launches browsers), the in-process host (`Host`), the generator (it
 # reflects on the JAR through JPype, in process or as `python -m generator`) and the Java tools.
 LAUNCHERS = {
     "browser": {
@@ -26,6 +26,7 @@ LAUNCHERS = {
         "ExecutorProcess",
         "remote_debugging_chromium",
         "run_server",
+        "Host",
     },
     "jvm": {"run_generator", "generate", "build_surface", "build_fixture_jar", "JavaReflector"},
 }
