@@ -1,5 +1,6 @@
-# The two commands in the README. Both set everything up first (scripts/setup.sh), into .venv.
-.PHONY: generate test lint options-doc peer-suite-doc
+# The two commands in the README, and the fast lane of the second. All set everything up first
+# (scripts/setup.sh), into .venv.
+.PHONY: generate test check lint options-doc peer-suite-doc
 
 PYTHON := .venv/bin/python
 
@@ -26,3 +27,14 @@ test:
 	./scripts/setup.sh --with-test-tools
 	$(MAKE) lint
 	$(PYTHON) -m pytest -n 2 --dist loadfile
+
+# The edit-test loop: lint, types and every test that starts no browser and no JVM (the lanes of
+# tests/lanes.py; the rest is deselected, not skipped). The watch PLAYWRIGHT_TOOL_TEST_LANE turns
+# on fails a selected test that starts one anyway. Bytecode is written (to .venv/pycache, not
+# beside the sources) even where PYTHONDONTWRITEBYTECODE is set: pytest then rewrites the
+# asserts of the 150 test modules once, not in every worker of every run.
+check:
+	./scripts/setup.sh --with-test-tools
+	$(MAKE) lint
+	PLAYWRIGHT_TOOL_TEST_LANE=check PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.venv/pycache \
+		$(PYTHON) -m pytest -n 2 --dist loadfile -m "not browser and not jvm"

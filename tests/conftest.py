@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from lanes import LANE_FIXTURES, SLOW_MARKER_LANES, ProcessWatch, in_check_lane
 from local_server import serve
 
 from generator.commands.cli import main as run_generator
@@ -40,12 +41,60 @@ CHROMIUM_ARGS = [
 # which hands files to the workers in collection order: a minute-long file collected last
 # (test_kotlin.py sorts late) runs alone at the end while the other worker idles. Starting the
 # slow files first leaves the short ones to even the workers out at the end.
-SLOW_MARKERS = ("kotlin", "grid", "scaleout", "container", "build")
+SLOW_MARKERS = tuple(SLOW_MARKER_LANES)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow-marked tests first, everything else in its collected order (the sort is stable)."""
+    """Each test's lane markers (tests/lanes.py) added; slow-marked tests first, everything else
+    in its collected order (the sort is stable)."""
+    for item in items:
+        lanes = {LANE_FIXTURES[f] for f in getattr(item, "fixturenames", ()) if f in LANE_FIXTURES}
+        lanes |= {lane for m, lane in SLOW_MARKER_LANES.items() if item.get_closest_marker(m)}
+        for lane in sorted(lanes - {m.name for m in item.iter_markers()}):
+            item.add_marker(lane)
     items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in SLOW_MARKERS))
+
+
+_LANE_WATCH = pytest.StashKey[ProcessWatch]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if in_check_lane():
+        config.stash[_LANE_WATCH] = ProcessWatch()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    watch = config.stash.get(_LANE_WATCH, None)
+    if watch is not None:
+        watch.stop()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    watch = item.config.stash.get(_LANE_WATCH, None)
+    # The watch's own tests start processes named like browsers on purpose.
+    if watch is not None and item.path.name != "test_lanes.py":
+        watch.start(item.nodeid)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """In `make check`, a test that started a browser or a JVM fails after its teardown, naming
+    the marker it lacks: the fast lane stays fast and a new slow test cannot hide in it."""
+    outcome = yield
+    watch = item.config.stash.get(_LANE_WATCH, None)
+    if watch is None or call.when != "teardown":
+        return
+    lanes = watch.finish(item.nodeid) if watch.current == item.nodeid else set()
+    if lanes:
+        report = outcome.get_result()  # type: ignore[attr-defined]
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} started {' and '.join(sorted(lanes))} processes but runs in `make "
+            f"check`: mark it ({', '.join(f'pytest.mark.{lane}' for lane in sorted(lanes))}, "
+            "e.g. a module's `pytestmark`) or add the fixture that starts them to LANE_FIXTURES "
+            "in tests/lanes.py"
+        )
 
 
 @pytest.fixture(scope="session", autouse=True)

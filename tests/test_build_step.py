@@ -15,6 +15,8 @@ from conftest import REPO, generate, seeded_maven
 
 from generator.read.jar_resolver import resolve_jar
 
+pytestmark = pytest.mark.jvm
+
 ENTRIES = "tools:\n  - method: page.setExtraHTTPHeaders\n  - method: page.title\n"
 
 

@@ -14,6 +14,8 @@ from generator.read.releases import Release, table
 from generator.review import bump
 from generator.shared.diagnostics import GeneratorError
 
+pytestmark = pytest.mark.jvm
+
 PYPROJECT = '[project]\ndependencies = [\n    "black==26.10.1",\n    "playwright=={v}",\n]\n'
 PACKAGE = '{{\n  "devDependencies": {{\n    "@playwright/test": "{v}",\n    "playwright-core": "{v}"\n  }}\n}}\n'
 

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from conftest import REPO, read_tree
 
+pytestmark = pytest.mark.jvm
+
 
 def _run(
     out: Path,

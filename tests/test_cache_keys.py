@@ -16,6 +16,8 @@ from conftest import REPO, read_tree
 
 from generator.shared.code_digest import closure, code_digest
 
+pytestmark = pytest.mark.jvm
+
 
 def _copy_project(root: Path) -> Path:
     """The generator, its templates and the allowlist, runnable with `python -m generator` from `root`."""

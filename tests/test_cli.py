@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import PINNED, REPO, generate
 
+pytestmark = pytest.mark.jvm
+
 
 def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
     return {

@@ -22,6 +22,8 @@ from conftest import generate
 
 from generator.read.jar_resolver import ResolvedJar
 
+pytestmark = pytest.mark.jvm
+
 REPO = Path(__file__).resolve().parent.parent
 TOOLS = REPO / "generated" / "tools"
 

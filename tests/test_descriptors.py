@@ -13,6 +13,8 @@ from conftest import PINNED, generate
 from e2e_cases import CASES
 from test_e2e_sync import BAD_CALLS
 
+pytestmark = pytest.mark.jvm
+
 
 def _descriptors(root: Path) -> dict[str, dict[str, Any]]:
     return {

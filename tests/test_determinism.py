@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import REPO, read_tree
+
+pytestmark = pytest.mark.jvm
 
 
 def _generate(out: Path, seed: str) -> dict[str, bytes]:

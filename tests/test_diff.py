@@ -18,6 +18,8 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from generator.commands.cli import main
 from generator.review.diff_report import compare
 
+pytestmark = pytest.mark.jvm
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "diff"
 ALLOWLIST = f"""playwright: {PINNED}
 tools:

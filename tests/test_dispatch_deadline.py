@@ -15,6 +15,8 @@ from playwright.async_api import async_playwright
 from playwright.sync_api import Page, Route, sync_playwright
 from playwright_tools import ToolError, adispatch, dispatch, set_default_deadline
 
+pytestmark = pytest.mark.browser
+
 DEADLINE_S = 1.0
 # Far above the deadline, so only a call that ignores its deadline can break it.
 NEVER_S = 30.0

@@ -16,6 +16,8 @@ from e2e_cases import CASES, Case
 from e2e_runner import run_async
 from playwright.async_api import Browser, async_playwright
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def registry(generated_package: Path) -> Any:

@@ -12,6 +12,8 @@ from e2e_cases import AFTER_HTML, CASES, Case
 from e2e_runner import run_sync
 from playwright.sync_api import Browser, sync_playwright
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:

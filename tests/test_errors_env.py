@@ -23,6 +23,8 @@ from conftest import PINNED, REPO, generate, seeded_maven
 
 from generator.read.jar_resolver import ResolvedJar
 
+pytestmark = pytest.mark.jvm
+
 PYTHON_DIR = str(Path(sys.executable).parent)
 SMALL = f"playwright: {PINNED}\ntools:\n  - method: page.title\n  - method: page.url\n"
 

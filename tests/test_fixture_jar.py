@@ -46,6 +46,8 @@ from generator.render.writers import json_schema, python, typescript
 from generator.shared.diagnostics import Diagnostics, Level
 from generator.shared.targets import Target
 
+pytestmark = pytest.mark.jvm
+
 OPTIONS = "com.microsoft.playwright.options"
 MODE_WIRE = ("fast", "no-preference")
 STRING = JavaType("java.lang.String")

@@ -20,6 +20,8 @@ from conftest import REPO, read_tree
 
 from generator.shared.cache import Cache
 
+pytestmark = pytest.mark.jvm
+
 # A copy of the built-in templates is a custom folder, so black formats every Python file and
 # its cache entries exist to be forged (the built-in templates need no black).
 _TEMPLATES = Path(tempfile.mkdtemp(prefix="hostile-cache-templates-")) / "templates"

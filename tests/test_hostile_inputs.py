@@ -14,6 +14,8 @@ from conftest import REPO, generate
 
 from generator.read.jar_resolver import UNKNOWN_VERSION, ResolvedJar, jar_version
 
+pytestmark = pytest.mark.jvm
+
 
 def _allowlist(tmp_path: Path, entry: str) -> Path:
     version = (REPO / "allowlist.yaml").read_text().split("\nplaywright:", 1)[1].split()[0]

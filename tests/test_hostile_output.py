@@ -21,6 +21,8 @@ from paused_run import PausedRun
 from generator.write.ledger import LEDGER
 from generator.write.output import INTENT, JOURNAL, TMP_SUFFIX
 
+pytestmark = pytest.mark.jvm
+
 # Concurrent runs with no synchronisation between them: each trial starts two at once.
 RACE_TRIALS = 8
 

@@ -13,6 +13,8 @@ import pytest
 from conftest import REPO
 from paused_run import PausedRun
 
+pytestmark = pytest.mark.jvm
+
 _ALLOWLIST = str(REPO / "allowlist.yaml")
 
 

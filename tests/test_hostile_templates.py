@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import generate
 
+pytestmark = pytest.mark.jvm
+
 # (template text, what the message says); each replaces the built-in toolset template.
 CASES = {
     "reach-internals": (

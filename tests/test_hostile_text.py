@@ -42,6 +42,8 @@ from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 from generator.shared.targets import TARGETS
 
+pytestmark = pytest.mark.jvm
+
 TSC = REPO / "node_modules" / ".bin" / "tsc"
 SHIM = f"{PYTHON_ROOT}/tools/web_set_extra_http_headers.py"
 DESCRIPTOR = "tools/web_setExtraHTTPHeaders.tool.yaml"

@@ -16,6 +16,8 @@ from paused_run import PausedRun
 
 from generator.write.output import recover
 
+pytestmark = pytest.mark.jvm
+
 
 def _generate(out: Path, allowlist: Path) -> subprocess.CompletedProcess[str]:
     command = [

@@ -73,6 +73,7 @@ def test_gradle_cache(
     )
 
 
+@pytest.mark.jvm  # mvn
 def test_mvn_fetches_the_pinned_version_without_dependencies(
     pinned_version: str, real_jar: ResolvedJar, empty_homes: tuple[Path, Path]
 ) -> None:
@@ -123,6 +124,7 @@ def test_a_sources_jar_of_another_release_is_refused(real_jar: ResolvedJar, tmp_
     assert "descriptions would come from another release" in str(raised.value)
 
 
+@pytest.mark.jvm  # mvn
 def test_mvn_reports_a_version_that_does_not_exist(
     empty_homes: tuple[Path, Path], maven_without_playwright: Path
 ) -> None:

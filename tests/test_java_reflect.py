@@ -20,6 +20,8 @@ from generator.read.java_model import JavaSurface
 from generator.read.java_reflect import JarReflector, reflect_jar
 from generator.shared.diagnostics import GeneratorError
 
+pytestmark = pytest.mark.jvm
+
 PACKAGE = "com.microsoft.playwright"
 SOURCES = {
     "com/microsoft/playwright/Edges.java": """

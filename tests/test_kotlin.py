@@ -42,6 +42,8 @@ from generator.read.python_api import PythonSurface
 from generator.render.kotlin.settings import KotlinSettings
 from generator.render.kotlin.shim import Refusal, kotlin_tool
 
+pytestmark = pytest.mark.jvm
+
 KOTLIN_ROOT = "trailblaze/kotlin/xyz/block/trailblaze/playwright/generated"
 RESOURCES = "trailblaze/resources/trails/config/trailmaps/web"
 SNAPSHOT_TOOLS = (

@@ -35,6 +35,8 @@ from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 from generator.shared.targets import Target
 
+pytestmark = pytest.mark.jvm
+
 SOURCES = Path(__file__).resolve().parent / "fixtures" / "names"
 NAMES = "com.microsoft.playwright.Names"
 TARGET = Target(prefix="names", java_interface="Names", python_class="Names", receiver="page", tool_prefix="nm_")  # fmt: skip

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import CHROMIUM, CHROMIUM_ARGS, REPO, PageServer, generate
+
+pytestmark = [pytest.mark.browser, pytest.mark.jvm]
 
 LINE = "  - method: page.title\n"
 

@@ -16,6 +16,8 @@ import pytest
 from conftest import REPO
 from mcp import Client, StdioServerParameters
 
+pytestmark = pytest.mark.jvm
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import PINNED, REPO
 
+pytestmark = pytest.mark.jvm
+
 
 def _run(out: Path, cache: Path, allowlist: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """`python -m generator`, with the modules it imported listed on stderr (`-X importtime`)."""

@@ -32,6 +32,8 @@ from generator.render.writers.python import Import, PythonWriter, import_block
 from generator.shared.cache import Cache
 from generator.shared.diagnostics import Diagnostics
 
+pytestmark = pytest.mark.jvm
+
 # --- Python annotations -------------------------------------------------------------------------
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, generate
 
+pytestmark = pytest.mark.jvm
+
 
 @pytest.fixture
 def previous_minor_allowlist(tmp_path: Path, pinned_version: str) -> tuple[Path, str]:

@@ -19,6 +19,8 @@ from host.shared.errors import HostError
 from host_agent.agent_client import Agent, find_ref, text_of, with_agent
 from host_agent.agent_pages import Pages
 
+pytestmark = pytest.mark.browser
+
 T = TypeVar("T")
 
 

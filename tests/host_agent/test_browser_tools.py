@@ -28,6 +28,8 @@ from host.trails.trail import read_trail
 from host.transports.mcp_server import build_server
 from host_agent.agent_pages import Pages
 
+pytestmark = pytest.mark.browser
+
 NAME_RULE = re.compile(r"browser_[a-z0-9]+(?:_[a-z0-9]+)*")
 FORMER = {
     "web_snapshot": "browser_snapshot",

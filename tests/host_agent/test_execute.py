@@ -18,6 +18,8 @@ from host.settings.limits import execute_timeout
 from host_agent.agent_client import Agent, text_of
 from host_agent.agent_pages import Pages
 
+pytestmark = pytest.mark.browser
+
 
 def run_agent(host: ServedHost, body: Any) -> Any:
     async def run() -> Any:

@@ -19,6 +19,8 @@ from local_server import serve
 
 from host_agent.agent_client import Agent, called, find_ref, with_agent
 
+pytestmark = pytest.mark.browser
+
 T = TypeVar("T")
 
 # Each page starts what it starts 100 ms after the click: later than the click's own return, so

@@ -19,6 +19,8 @@ from local_server import LocalServer, serve
 
 from host_agent.agent_client import Agent, called, find_ref, with_agent
 
+pytestmark = pytest.mark.browser
+
 STARTS = (0, 100, 300, 450)
 """When each page starts what a click sets off, in ms after the click: up to the peer's 500 ms."""
 

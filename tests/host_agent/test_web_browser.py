@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import mcp_types as types
+import pytest
 from host_tests.host_helpers import host_config
 from mcp import Client
 
@@ -18,6 +19,8 @@ from host.settings.config import HostConfig
 from host.transports.mcp_server import build_server
 from host_agent.agent_client import text_of
 from host_agent.agent_pages import Pages
+
+pytestmark = pytest.mark.browser
 
 ACTIONS = [
     "navigate", "go_back", "go_forward", "close", "click", "fill", "select", "hover", "drag",

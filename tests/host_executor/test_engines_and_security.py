@@ -9,11 +9,14 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 from starlette.types import ASGIApp, Message
 
 from host.executor.app import build_app
 from host.executor.service import ExecutorService
 from host.executor.settings import ExecutorSettings
+
+pytestmark = pytest.mark.browser
 
 PAYLOAD = json.dumps({"url": "http://127.0.0.1:9/"}).encode()
 

@@ -11,7 +11,11 @@ from host_tests.browser_servers import BrowserServer, needs_node
 
 from host_executor.helpers import PYTHON, REPO, ExecutorProcess, PageServer, wait_until
 
-pytestmark = [pytest.mark.scaleout, pytest.mark.filterwarnings("ignore::ResourceWarning")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.scaleout,
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+]
 
 
 def test_actions_spread_over_two_endpoints_and_fail_over(pages: PageServer) -> None:

@@ -7,7 +7,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from host_executor.helpers import PYTHON, REPO, ExecutorProcess, PageServer
+
+pytestmark = pytest.mark.browser
 
 
 def test_the_executors_pages_see_its_browser_options(pages: PageServer, tmp_path: Path) -> None:

@@ -21,6 +21,8 @@ from host.executor.service import ExecutorService
 from host.executor.settings import ExecutorSettings
 from host_executor.helpers import PageServer
 
+pytestmark = pytest.mark.browser
+
 T = TypeVar("T")
 # Short enough that a step waiting for an element that went away ends soon, long enough for a
 # fill on a loaded two-core machine.

@@ -29,6 +29,8 @@ from host_executor.helpers import (
     wait_until,
 )
 
+pytestmark = pytest.mark.browser
+
 # `~` is kept by Python's quoting and not by a browser's form encoding (%7E); `é` is one byte in
 # windows-1252 (%E9); `中` is not in windows-1252 at all (the browser sends `&#20013;`, encoded).
 SPELLED_SECRET = "S3cr~é中-q7Zk"

@@ -3,9 +3,12 @@ on): no field of `POST /execute` gets a 5xx, whatever it holds."""
 
 from __future__ import annotations
 
+import pytest
 from host_tests.test_hostile_round4 import abused_bodies
 
 from host_executor.helpers import ExecutorProcess
+
+pytestmark = pytest.mark.browser
 
 
 def test_no_field_of_an_action_gets_a_5xx(service: ExecutorProcess) -> None:

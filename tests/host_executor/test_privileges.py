@@ -23,9 +23,12 @@ from host_executor.helpers import (
     wait_until,
 )
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0, reason="dropping privileges needs the test to run as root (CI does)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        os.geteuid() != 0, reason="dropping privileges needs the test to run as root (CI does)"
+    ),
+]
 SECRET = "nobody-can-see-this-9f3e"
 
 

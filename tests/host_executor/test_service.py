@@ -26,6 +26,8 @@ from host_executor.helpers import (
     wait_until,
 )
 
+pytestmark = pytest.mark.browser
+
 
 def form_action(pages: PageServer, name: str, secret: str = SECRET) -> dict[str, object]:
     return {

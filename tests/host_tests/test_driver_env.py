@@ -13,6 +13,8 @@ from playwright.async_api import async_playwright
 
 from host.browsers.driver_env import compile_cache_env, compile_cache_folder, driver_env
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(autouse=True)
 def _no_user_cache(monkeypatch: pytest.MonkeyPatch) -> None:

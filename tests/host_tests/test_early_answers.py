@@ -34,6 +34,8 @@ from host.transports.early_answers import (
 )
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO
 
+pytestmark = pytest.mark.browser
+
 INITIALIZE = {
     "protocolVersion": "2025-06-18",
     "capabilities": {},

@@ -33,7 +33,7 @@ from host_tests.host_helpers import (
     wait_until,
 )
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::ResourceWarning")]
 
 
 @pytest.fixture

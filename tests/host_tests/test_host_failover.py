@@ -18,6 +18,8 @@ from mcp.shared.exceptions import MCPError
 
 from host_tests.host_helpers import AppServer, ServedHost, serve_host
 
+pytestmark = pytest.mark.browser
+
 
 class Forwarder:
     """Every new TCP connection goes to `upstream` as it is at that moment."""

@@ -9,12 +9,15 @@ import subprocess
 from typing import Any
 
 import mcp_types as types
+import pytest
 from mcp import Client, StdioServerParameters
 
 from host.calls.core import Host
 from host.calls.registry import ToolRegistry
 from host.transports.mcp_server import build_server
 from host_tests.host_helpers import PYTHON, REPO, ServedHost, host_config
+
+pytestmark = pytest.mark.browser
 
 # The default toolset (web_agent) as listed by a host without --enable-execute.
 DEFAULT_TOOLS = sorted(

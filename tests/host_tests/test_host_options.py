@@ -37,6 +37,8 @@ from host_tests.host_helpers import (
     serve_host,
 )
 
+pytestmark = pytest.mark.browser
+
 SECRET = "Hunter2-s3cret-7713"
 
 

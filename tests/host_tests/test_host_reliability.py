@@ -173,4 +173,4 @@ def test_cdp_endpoint_uses_a_browser_that_runs_elsewhere(app: AppServer, tmp_pat
         browser.wait(30)
 
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::ResourceWarning")]

@@ -9,10 +9,13 @@ import subprocess
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from mcp import Client
 
 from host_tests.host_helpers import PYTHON, REPO, AppServer, ServedHost, serve_host
 from host_tests.test_host_scripting import callback
+
+pytestmark = pytest.mark.browser
 
 
 def request(

@@ -25,6 +25,8 @@ from host_tests.host_helpers import (
     wait_until,
 )
 
+pytestmark = pytest.mark.browser
+
 
 class Caller:
     def __init__(self, loop: LoopThread, host: Host) -> None:

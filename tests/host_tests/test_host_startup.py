@@ -34,6 +34,8 @@ from host_tests.host_helpers import (
     wait_until,
 )
 
+pytestmark = pytest.mark.browser
+
 STDIO = SessionKey("stdio", "stdio")
 T = TypeVar("T")
 

@@ -23,6 +23,8 @@ from host_tests.test_host_security import request
 from host_tests.test_hostile_runtime import running
 from host_tests.test_hostile_transports import StdioClient
 
+pytestmark = pytest.mark.browser
+
 HUGE = 10 * 1024 * 1024
 CLIENT_TIMEOUT_S = 150.0
 """The SDK client's own read timeout: a request the host leaves unanswered fails at it."""

@@ -20,6 +20,8 @@ from host.calls.results import ToolOutcome
 from host.settings.config import HostConfig
 from host_tests.host_helpers import AppServer, host_config
 
+pytestmark = pytest.mark.browser
+
 STATE = {"cookies": [], "origins": []}
 
 DOWNLOAD_JS = """() => {

@@ -21,6 +21,8 @@ from host.sessions.tab import Tab
 from host_tests.host_helpers import LoopThread
 from host_tests.test_hostile_runtime import Caller, running
 
+pytestmark = pytest.mark.browser
+
 ELEMENTS = 50_000
 PAGES = {
     "/start": "<title>start</title><p>start</p>",

@@ -19,6 +19,8 @@ from host.calls.core import Host
 from host.calls.results import ToolOutcome
 from host_tests.host_helpers import PYTHON, REPO, LoopThread, host_config
 
+pytestmark = pytest.mark.browser
+
 
 class Calls:
     """`Host.call` from the test's thread."""

@@ -32,6 +32,8 @@ from host_tests.host_helpers import (
 )
 from host_tests.hostile_pages import HostilePages, start_hostile_pages
 
+pytestmark = pytest.mark.browser
+
 
 class Caller:
     """`Host.call` from the test's thread, with the checks every test makes."""

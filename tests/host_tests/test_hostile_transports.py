@@ -35,6 +35,8 @@ from host_tests.host_helpers import (
 from host_tests.hostile_pages import HostilePages, start_hostile_pages
 from host_tests.test_host_security import request
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def pages() -> Iterator[HostilePages]:

@@ -21,6 +21,8 @@ from local_server import LocalServer, serve
 
 from host_tests.host_helpers import PYTHON, REPO
 
+pytestmark = pytest.mark.browser
+
 INSPECTOR = REPO / "node_modules" / "@modelcontextprotocol" / "inspector"
 INSPECTOR_CLI = INSPECTOR / "clients" / "launcher" / "build" / "index.js"
 MCPDO = INSPECTOR / "clients" / "mcpdo" / "build" / "mcp-bin.js"

@@ -37,7 +37,7 @@ from host_tests.host_helpers import (
 )
 from host_tests.test_host_options import start_failure
 
-pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+pytestmark = [pytest.mark.browser, pytest.mark.filterwarnings("ignore::ResourceWarning")]
 
 BAD_STARTS: list[tuple[str, list[str], list[str]]] = [
     ("action ms not a number", ["--timeout-action", "5s"], ["--timeout-action", "milliseconds"]),

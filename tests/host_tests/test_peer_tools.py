@@ -31,6 +31,8 @@ from host.trails.trail import read_trail
 from host.transports.mcp_server import build_server
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, host_config
 
+pytestmark = pytest.mark.browser
+
 # The peer's argument names (required ones marked *) for every tool this issue adds.
 PEER_SHAPES = {
     "browser_navigate_back": set(),

@@ -27,6 +27,8 @@ from host.calls.registry import ToolRegistry
 from host.trails.trail import read_trail
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, descendants
 
+pytestmark = pytest.mark.browser
+
 PASSWORD = "hunter2-Secret!"
 
 

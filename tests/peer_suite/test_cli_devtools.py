@@ -22,6 +22,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import called, refused, with_agent
 from peer_suite.peer_site import Answer, PeerSite, Request
 
+pytestmark = pytest.mark.browser
+
 SPEC = "cli-devtools.spec.ts"
 
 VIDEO = (

@@ -19,6 +19,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import called, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "cli-storage.spec.ts"
 PEER_CASES = {
     "state-save saves storage state to file": "test_state_save_to_a_default_and_a_given_name",

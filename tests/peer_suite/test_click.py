@@ -16,6 +16,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import called, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "click.spec.ts"
 PEER_CASES = {
     "browser_click": "test_click_focuses_the_button",

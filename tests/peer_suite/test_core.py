@@ -19,6 +19,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import called, refused, with_agent
 from peer_suite.peer_site import Answer, PeerSite, Request
 
+pytestmark = pytest.mark.browser
+
 SPEC = "core.spec.ts"
 PEER_CASES = {
     "browser_navigate": "test_navigate_reports_the_page",

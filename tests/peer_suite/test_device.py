@@ -14,6 +14,8 @@ from playwright.sync_api import sync_playwright
 from peer_suite.conftest import with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "device.spec.ts"
 PEER_CASES = {
     "--device should work": "test_a_device_and_mobile_give_their_viewports",

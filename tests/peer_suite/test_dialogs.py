@@ -19,6 +19,8 @@ from playwright.async_api import async_playwright
 from peer_suite.conftest import called, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "dialogs.spec.ts"
 PEER_CASES = {
     "alert dialog": "test_alert_dialog",

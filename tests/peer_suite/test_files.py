@@ -18,6 +18,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import called, refused, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "files.spec.ts"
 PEER_CASES = {
     "browser_file_upload": "test_a_file_chooser_is_answered_by_file_upload",

@@ -15,6 +15,8 @@ from host_tests.host_helpers import PYTHON, REPO, ServedHost, serve_host
 from peer_suite.conftest import called, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "init-script.spec.ts"
 PEER_CASES = {
     "--init-script option loads and executes script (isolated)": "test_init_scripts_run",

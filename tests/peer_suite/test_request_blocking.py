@@ -18,6 +18,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "request-blocking.spec.ts"
 BLOCKED = "net::ERR_BLOCKED_BY_CLIENT"
 PEER_CASES = {

@@ -19,6 +19,8 @@ from host.tools.image_fit import image_size
 from peer_suite.conftest import called, refused, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "screenshot.spec.ts"
 PEER_CASES = {
     "browser_take_screenshot (viewport)": "test_screenshots_of_the_viewport_an_element_the_page",

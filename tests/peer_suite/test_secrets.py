@@ -18,6 +18,8 @@ from mcp import Client
 from peer_suite.conftest import called
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "secrets.spec.ts"
 PEER_CASES = {
     "browser_type": "test_type_a_secret_by_name",

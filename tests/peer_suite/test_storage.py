@@ -19,6 +19,8 @@ from host_tests.host_helpers import ServedHost, serve_host
 from peer_suite.conftest import called, refused, with_agent
 from peer_suite.peer_site import PeerSite
 
+pytestmark = pytest.mark.browser
+
 SPEC = "storage.spec.ts"
 PEER_CASES = {
     "browser_storage_state unavailable": (
