@@ -22,11 +22,14 @@ peer-suite-doc:
 	$(PYTHON) scripts/peer_suite_doc.py
 
 # Two workers, one per core: a third one (tried) starves the executor's 50-concurrent-actions
-# test past its 120 s deadline and gains little (the peer suite: 190 s -> 170 s).
+# test past its 120 s deadline and gains little (the peer suite: 190 s -> 170 s). Bytecode is
+# written as for `check` below, so the hosts, executors and generators the tests start compile
+# the generated package and the test modules once, not at every start.
 test:
 	./scripts/setup.sh --with-test-tools
 	$(MAKE) lint
-	$(PYTHON) -m pytest -n 2 --dist loadfile
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.venv/pycache \
+		$(PYTHON) -m pytest -n 2 --dist loadfile
 
 # The edit-test loop: lint, types and every test that starts no browser and no JVM (the lanes of
 # tests/lanes.py; the rest is deselected, not skipped). The watch PLAYWRIGHT_TOOL_TEST_LANE turns

@@ -211,6 +211,8 @@ def jar() -> Path:
     return Path(found.stdout.strip())
 
 
+# Runs the generator, which reflects on the JAR (a JVM) when the cache has no surface yet.
+@pytest.mark.jvm
 def test_the_generator_commands_run_as_typed(tree: Path, tmp_path: Path) -> None:
     readme = block(
         "README.md",
@@ -257,6 +259,8 @@ def cache_dir() -> Path:
     return Path(default_cache_dir())
 
 
+# Runs the generator, which reflects on the JAR (a JVM) when the cache has no surface yet.
+@pytest.mark.jvm
 def test_the_errors_shown_are_what_the_generator_prints(tmp_path: Path) -> None:
     once = block(
         "docs/ERRORS.md",
@@ -310,6 +314,8 @@ def copy_of_the_tree(root: Path) -> Path:
     return root
 
 
+# Runs the generator, which reflects on the JAR (a JVM) when the cache has no surface yet.
+@pytest.mark.jvm
 def test_v_shows_the_notes_of_the_last_run_when_nothing_changed(tmp_path: Path) -> None:
     root = copy_of_the_tree(tmp_path)
     first = typed(f"{PYTHON_AS_TYPED} -m generator", root)
@@ -323,6 +329,8 @@ def test_v_shows_the_notes_of_the_last_run_when_nothing_changed(tmp_path: Path) 
     assert len(notes) == int(held.group(1)), again.stderr
 
 
+# Runs the generator, which reflects on the JAR (a JVM) when the cache has no surface yet.
+@pytest.mark.jvm
 def test_kotlin_written_into_a_committed_tree_says_so(tmp_path: Path) -> None:
     root = copy_of_the_tree(tmp_path)
     git = ["git", "-c", "user.email=t@example.org", "-c", "user.name=t"]
@@ -338,6 +346,8 @@ def test_kotlin_written_into_a_committed_tree_says_so(tmp_path: Path) -> None:
     assert "Kotlin shims were written" not in elsewhere.stderr
 
 
+# Runs the generator, which reflects on the JAR (a JVM) when the cache has no surface yet.
+@pytest.mark.jvm
 def test_check_names_the_rerun_as_typed(tmp_path: Path) -> None:
     """`--check`'s fix names the `--allowlist`/`--out` it was given and the interpreter as the
     user types it: `.venv/bin/python` beside a `.venv`, else a path that runs it."""

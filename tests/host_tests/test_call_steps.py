@@ -16,6 +16,10 @@ from host.calls.core import Host
 from host.sessions.keys import SessionKey
 from host_tests.host_helpers import LoopThread, host_config
 
+# An in-process Host (its "browser" is a script that only leaves a marker): counted with the
+# browser tests, as tests/test_lanes.py counts every module that makes a Host.
+pytestmark = [pytest.mark.browser]
+
 KEY = SessionKey("stdio", "stdio")
 DEEP: object = 1
 for _ in range(80):  # deeper than the host's argument limits allow

@@ -27,6 +27,9 @@ from mcp import Client, StdioServerParameters
 
 from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, serve_host
 
+# Starts hosts, the executor and Chromium, as the documented commands do.
+pytestmark = [pytest.mark.browser]
+
 SERVE_FIRST = ".venv/bin/python -m host serve --stdio                         # MCP over stdio, for a local agent"
 TRAIL_FIRST = ".venv/bin/python -m host serve --stdio --record form.trail.yaml"
 
