@@ -3,6 +3,7 @@ drift ranking, log lines, and the command line's refusals."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -18,6 +19,7 @@ from host.executor.payload import PayloadError, parse_action
 from host.executor.pii import SelectorPrivacy
 from host.executor.portguard import chromium_guard
 from host.executor.redaction import REDACTED, Redactor, SecretRegistry
+from host.executor.runner import _until_committed
 from host.executor.settings import ExecutorSettings
 from host.executor.urlpolicy import UrlPolicy, origin_of
 from host_executor.helpers import PYTHON, REPO
@@ -350,3 +352,44 @@ def test_chromium_refuses_the_services_ports_itself_except_80_and_443() -> None:
     assert chromium.browser_args[-1] == "--host-rules=MAP *:9000 ~NOTFOUND"
     firefox = settings.host_config("firefox")
     assert firefox.guarded_ports == (9000, 80) and firefox.browser_args == ()
+
+
+# -- a submit's settle ends when its navigation commits ------------------------------------------
+
+
+def test_a_settle_ends_as_soon_as_the_navigation_commits() -> None:
+    async def body() -> tuple[bool, bool]:
+        committed = asyncio.Event()
+        ran_to_its_end = False
+
+        async def settle() -> None:  # a settle that would wait its whole limit
+            nonlocal ran_to_its_end
+            await asyncio.sleep(3600)
+            ran_to_its_end = True
+
+        asyncio.get_running_loop().call_soon(committed.set)
+        await asyncio.wait_for(_until_committed(settle(), committed), timeout=60)
+        return ran_to_its_end, committed.is_set()
+
+    assert asyncio.run(body()) == (False, True)
+
+
+def test_a_settle_that_ends_first_is_waited_for_and_its_error_raised() -> None:
+    async def finishes() -> str:
+        done: list[str] = []
+
+        async def settle() -> None:
+            done.append("settled")
+
+        await _until_committed(settle(), asyncio.Event())  # never committed
+        return done[0]
+
+    async def fails() -> None:
+        async def settle() -> None:
+            raise RuntimeError("the page went away")
+
+        await _until_committed(settle(), asyncio.Event())
+
+    assert asyncio.run(finishes()) == "settled"
+    with pytest.raises(RuntimeError, match="the page went away"):
+        asyncio.run(fails())
