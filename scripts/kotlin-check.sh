@@ -11,7 +11,8 @@
 # under DIR) and exits non-zero on any compiler error. With KOTLIN_CHECK_CLASSES=DIR the classes
 # are kept there and the runtime classpath is written to DIR.classpath (for a test that runs a
 # shim). Everything is fetched through mvn (pinned versions) into Maven's local repository
-# (MAVEN_REPO_LOCAL, else $HOME/.m2/repository), as scripts/setup.sh does.
+# (MAVEN_REPO_LOCAL, else $HOME/.m2/repository), as scripts/setup.sh does; each classpath Maven
+# resolves is kept there too (.kotlin-check/), and reused while every file it lists exists.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
@@ -47,12 +48,17 @@ jspecify_version=1.0.0
 # koog's tools API, as Trailblaze pins it (gradle/libs.versions.toml: koog = "1.0.0").
 koog_version=1.0.0
 maven_repo=${MAVEN_REPO_LOCAL:-$HOME/.m2/repository}
+# The JVMs here are short-lived: the client compiler alone and one GC thread halve their CPU
+# (kotlinc over the 170 shims: 58 CPU-s against 112), which matters where checks run side by side.
+short_jvm="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 work=$(mktemp -d)
 trap 'rm -rf "${work}"' EXIT
 
 # Two classpaths resolved by Maven from a throwaway POM: the compiler (with the plugin), and what
 # the shims compile against (Playwright and its dependencies, kotlinx-serialization's runtime).
+# Every version is pinned, so a resolution is kept in the local repository (keyed by its POM) and
+# believed while every file it lists is there: a second check starts no Maven at all.
 resolve() {  # resolve NAME DEPENDENCIES_XML -> writes ${work}/NAME.cp
   mkdir -p "${work}/$1"
   cat > "${work}/$1/pom.xml" <<POM
@@ -62,13 +68,28 @@ resolve() {  # resolve NAME DEPENDENCIES_XML -> writes ${work}/NAME.cp
   <dependencies>$2</dependencies>
 </project>
 POM
-  if ! output=$(cd "${work}/$1" && mvn -B -q -Dstyle.color=never \
+  local kept
+  kept="${maven_repo}/.kotlin-check/$(sha256sum < "${work}/$1/pom.xml" | cut -c1-32).cp"
+  if [ -s "${kept}" ] && all_present "${kept}"; then
+    cp "${kept}" "${work}/$1.cp"
+    return
+  fi
+  if ! output=$(cd "${work}/$1" && MAVEN_OPTS="${MAVEN_OPTS:-${short_jvm}}" mvn -B -q -Dstyle.color=never \
       org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath \
       -Dmdep.outputFile="${work}/$1.cp" -Dmaven.repo.local="${maven_repo}" 2>&1); then
     echo "${output}" >&2
     echo "kotlin-check.sh: mvn could not resolve the $1 classpath" >&2
     exit 3
   fi
+  # Written aside, then renamed: a check running at the same time reads a whole file or none.
+  mkdir -p "$(dirname "${kept}")"
+  cp "${work}/$1.cp" "${kept}.$$" && mv -f "${kept}.$$" "${kept}"
+}
+all_present() {  # all_present FILE: every path of the classpath in FILE exists
+  local entry
+  while IFS= read -r -d ':' entry; do
+    [ -f "${entry}" ] || return 1
+  done < <(tr -d '\n' < "$1"; printf ':')
 }
 dep() { echo "<dependency><groupId>$1</groupId><artifactId>$2</artifactId><version>$3</version></dependency>"; }
 
@@ -85,7 +106,7 @@ fi
 
 # -Werror is not used: the generated code is held to compiling, and deprecations in Playwright
 # (a method it still ships) are not errors of ours.
-if ! java -cp "$(cat "${work}/compiler.cp")" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
+if ! java ${short_jvm} -cp "$(cat "${work}/compiler.cp")" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
     -no-stdlib -no-reflect -jvm-target 11 \
     -Xplugin="${plugin_jar}" \
     -classpath "${playwright_jar:+${playwright_jar}:}$(cat "${work}/compile.cp")" \

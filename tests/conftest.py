@@ -37,22 +37,58 @@ CHROMIUM_ARGS = [
 ]
 
 
-# The slow integration tests' markers (pyproject.toml). `make test` runs `-n 2 --dist loadfile`,
-# which hands files to the workers in collection order: a minute-long file collected last
-# (test_kotlin.py sorts late) runs alone at the end while the other worker idles. Starting the
-# slow files first leaves the short ones to even the workers out at the end.
+# `make test` runs `-n 2 --dist loadfile`, which hands whole files to the workers in collection
+# order: a long file collected last runs alone at the end while the other worker idles. So the
+# longest files go first, longest first (wall seconds in `make test` on 2026-11-28, two workers:
+# e2e sync 395, async 374, kotlin 148, ... down to 47), then every other slow-marked test, then
+# the rest in collected order: the short files even the workers out at the end.
+LONGEST_FIRST = (
+    "tests/test_e2e_sync.py",
+    "tests/test_e2e_async.py",
+    "tests/test_kotlin.py",
+    "tests/host_tests/test_hostile_runtime.py",
+    "tests/test_build_step.py",
+    "tests/test_hostile_cache.py",
+    "tests/host_tests/test_early_answers.py",
+    "tests/host_executor/test_service.py",
+    "tests/test_python_layout.py",
+    "tests/host_tests/test_peer_tools.py",
+    "tests/host_agent/test_peer_behaviours.py",
+    "tests/host_tests/test_trails.py",
+    "tests/test_jar_resolution.py",
+    "tests/host_tests/test_host_reliability.py",
+    "tests/host_tests/test_host_options.py",
+    "tests/host_tests/test_hostile_round5_files.py",
+    "tests/host_tests/test_hostile_round4.py",
+    "tests/test_maven_example.py",
+    "tests/host_tests/test_docs_run_host.py",
+    "tests/test_hostile_text.py",
+    "tests/host_agent/test_settle.py",
+    "tests/host_tests/test_host_endpoints.py",
+)
 SLOW_MARKERS = tuple(SLOW_MARKER_LANES)
 
 
+def _run_order(item: pytest.Item) -> int:
+    rank = _LONGEST_RANK.get(item.nodeid.split("::", 1)[0])
+    if rank is not None:
+        return rank
+    slow = any(item.get_closest_marker(m) for m in SLOW_MARKERS)
+    return len(LONGEST_FIRST) + (0 if slow else 1)
+
+
+_LONGEST_RANK = {path: rank for rank, path in enumerate(LONGEST_FIRST)}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test's lane markers (tests/lanes.py) added; slow-marked tests first, everything else
-    in its collected order (the sort is stable)."""
+    """Each test's lane markers (tests/lanes.py) added; then the longest files first, slow-marked
+    tests next, everything else in its collected order (the sort is stable)."""
     for item in items:
         lanes = {LANE_FIXTURES[f] for f in getattr(item, "fixturenames", ()) if f in LANE_FIXTURES}
         lanes |= {lane for m, lane in SLOW_MARKER_LANES.items() if item.get_closest_marker(m)}
         for lane in sorted(lanes - {m.name for m in item.iter_markers()}):
             item.add_marker(lane)
-    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in SLOW_MARKERS))
+    items.sort(key=_run_order)
 
 
 _LANE_WATCH = pytest.StashKey[ProcessWatch]()

@@ -171,3 +171,14 @@ def test_check_lane_fails_a_test_that_starts_a_browser(tmp_path: Path) -> None:
     assert "pytest.mark.browser" in run.stdout
     summary = run.stdout.splitlines()[-1]
     assert all(part in summary for part in ("2 passed", "1 deselected", "1 error")), summary
+
+
+def test_the_longest_first_order_names_test_files_that_exist() -> None:
+    """conftest's LONGEST_FIRST is matched against node ids: a renamed or moved file would fall
+    silently back to the collected order, and its worker would again end the run alone."""
+    from conftest import LONGEST_FIRST
+
+    repo = TESTS.parent
+    missing = [path for path in LONGEST_FIRST if not (repo / path).is_file()]
+    assert missing == [], "rename these in tests/conftest.py's LONGEST_FIRST"
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)

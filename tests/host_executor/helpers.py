@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
 
+from host_tests.host_helpers import wait_until  # noqa: F401 (the executor tests import it from here)
 from local_server import LocalServer, serve
 
 REPO = Path(__file__).resolve().parents[2]
@@ -349,14 +350,3 @@ def uids_of(pid: int) -> list[int]:
             if line.startswith("Uid:"):
                 return [int(v) for v in line.split()[1:]]
     raise AssertionError(f"no Uid line for {pid}")
-
-
-def wait_until(condition: Any, what: str, deadline: float = 30.0) -> Any:
-    end = time.monotonic() + deadline
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)

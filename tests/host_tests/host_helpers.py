@@ -145,8 +145,10 @@ class LoopThread:
         self.thread.join(10)
 
 
-def wait_until(condition: Any, what: str, deadline: float = 30.0) -> Any:
-    """Poll `condition` until it is truthy; fail after `deadline` seconds (no fixed sleeps)."""
+def wait_until(condition: Any, what: str, deadline: float = 120.0) -> Any:
+    """Poll `condition` until it is truthy; fail after `deadline` seconds (no fixed sleeps). The
+    deadline is generous: a passing run never waits it out, and a machine running browsers for
+    other test workers (and CI neighbours) has taken over 30 s for what takes one alone."""
     end = time.monotonic() + deadline
     while True:
         value = condition()
