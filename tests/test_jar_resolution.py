@@ -142,3 +142,33 @@ def test_mvn_missing(empty_homes: tuple[Path, Path], monkeypatch: pytest.MonkeyP
     with pytest.raises(GeneratorError) as raised:
         resolve_jar("1.62.0", None)
     assert "'mvn' is not on PATH" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("given", "seen"),
+    [(None, "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"), ("-Xmx2g", "-Xmx2g")],
+    ids=["unset", "the-users"],
+)
+def test_mvn_runs_a_short_lived_jvm_unless_maven_opts_is_set(
+    empty_homes: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    given: str | None,
+    seen: str,
+) -> None:
+    """The fetch's mvn gets the client compiler and one GC thread (it lives seconds); a
+    MAVEN_OPTS the user set reaches it unchanged. An `mvn` on PATH that notes its MAVEN_OPTS and
+    fails stands in for Maven: only the environment it is given is checked here."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    noted = tmp_path / "maven-opts"
+    (tools / "mvn").write_text(f'#!/bin/sh\nprintf %s "$MAVEN_OPTS" > {noted}\nexit 1\n')
+    (tools / "mvn").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tools))
+    if given is None:
+        monkeypatch.delenv("MAVEN_OPTS", raising=False)
+    else:
+        monkeypatch.setenv("MAVEN_OPTS", given)
+    with pytest.raises(GeneratorError):
+        resolve_jar("1.62.0", None)
+    assert noted.read_text() == seen
