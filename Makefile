@@ -21,8 +21,10 @@ options-doc:
 peer-suite-doc:
 	$(PYTHON) scripts/peer_suite_doc.py
 
-# Two workers, one per core: a third one (tried) starves the executor's 50-concurrent-actions
-# test past its 120 s deadline and gains little (the peer suite: 190 s -> 170 s). Bytecode is
+# Two workers, one per core: a third one starves the executor's 50-concurrent-actions test past
+# its 120 s deadline. Tried twice; the second time (2026-11-28, the whole suite, on a machine
+# shared with other work) it took 26 min where two took 33, but that test, the executor's
+# browser-killed-mid-action test and a settle case failed. Bytecode is
 # written as for `check` below, so the hosts, executors and generators the tests start compile
 # the generated package and the test modules once, not at every start.
 test:

@@ -40,6 +40,8 @@ def _build(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
             f"-Dgenerator.python={sys.executable}",
             f"-Dtrailblaze.standins={REPO / 'scripts' / 'kotlin-check' / '2026.07.21'}",
             f"-Dchromium.executable={CHROMIUM}",
+            # In process: the plugin's compile daemon would outlive the test by two hours.
+            "-Dkotlin.compiler.daemon=false",
             *args,
         ],
         cwd=copy,
