@@ -47,13 +47,17 @@ if [ "${1:-}" = "--with-test-tools" ]; then
     npm ci --no-audit --no-fund --silent
     cp package-lock.json node_modules/.setup-lock
   fi
-  # chromium for the browser tests; xvfb for the one that runs it headed (--headed); ffmpeg for
-  # --save-video (Playwright cannot download its own here); chromium-driver for the Selenium Grid
-  # of scripts/grid.sh (which fetches the grid itself through mvn).
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/Xvfb ] || [ ! -x /usr/bin/ffmpeg ] || [ ! -x /usr/bin/chromedriver ]; then
+  # chromium, the hosts' default browser; chromium-headless-shell, the same Chromium built for
+  # headless use only, which Playwright itself launches for headless Chromium and which most
+  # browser tests run (a third of the CPU per page: tests/conftest.py); xvfb for the test that
+  # runs headed (--headed); ffmpeg for --save-video (Playwright cannot download its own here);
+  # chromium-driver for the Selenium Grid of scripts/grid.sh (which fetches the grid through mvn).
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ] || [ ! -x /usr/bin/Xvfb ] \
+    || [ ! -x /usr/bin/ffmpeg ] || [ ! -x /usr/bin/chromedriver ]; then
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-driver xvfb ffmpeg >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell \
+      chromium-driver xvfb ffmpeg >/dev/null
   fi
 fi

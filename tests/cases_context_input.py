@@ -97,9 +97,11 @@ field.focus();
 KEYS_JS = "() => [document.getElementById('field').value, window.keys]"
 VALUE_JS = "() => document.getElementById('field').value"
 
-# Mouse page: a pad at the viewport's top-left corner that logs what reaches it, with coordinates.
+# Mouse page: a pad near the viewport's top-left corner that logs what reaches it, with
+# coordinates. It starts one pixel in: the headless shell moves the mouse to (0, 0) when the page
+# first lays out (a move the pad must not log: the cases expect only the moves a tool makes).
 MOUSE_HTML = """<!doctype html><title>mouse</title>
-<style>body { margin: 0; height: 3000px } #pad { position: absolute; left: 0; top: 0;
+<style>body { margin: 0; height: 3000px } #pad { position: absolute; left: 1px; top: 1px;
   width: 400px; height: 300px; background: #eee }</style>
 <div id="pad"></div>
 <script>

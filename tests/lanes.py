@@ -45,6 +45,7 @@ _LANE_OF_PROCESS = {
     "chromium": "browser",
     "chrome": "browser",
     "headless_shell": "browser",
+    "chromium-headle": "browser",  # Debian's chromium-headless-shell, cut to comm's 15 characters
     "java": "jvm",
 }
 

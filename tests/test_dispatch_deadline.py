@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS
+from conftest import CHROMIUM_ARGS, HEADLESS_CHROMIUM
 from playwright.async_api import async_playwright
 from playwright.sync_api import Page, Route, sync_playwright
 from playwright_tools import ToolError, adispatch, dispatch, set_default_deadline
@@ -31,7 +31,7 @@ HANGS = {
 @pytest.fixture(scope="module")
 def page() -> Iterator[Page]:
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=HEADLESS_CHROMIUM, args=CHROMIUM_ARGS)
         yield browser.new_page()
         browser.close()
 
@@ -54,7 +54,7 @@ def test_async_dispatch_keeps_its_deadline_and_the_page_stays_usable(case: str) 
 
     async def scenario() -> tuple[str, float, object]:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = await p.chromium.launch(executable_path=HEADLESS_CHROMIUM, args=CHROMIUM_ARGS)
             page = await browser.new_page()
             started = time.monotonic()
             try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, PageServer
+from conftest import CHROMIUM_ARGS, HEADLESS_CHROMIUM, PageServer
 from e2e_cases import CASES, Case
 from e2e_runner import run_async
 from playwright.async_api import Browser, async_playwright
@@ -32,7 +32,7 @@ def loop_and_browser() -> Iterator[tuple[asyncio.AbstractEventLoop, Browser]]:
     manager = async_playwright()
     playwright = loop.run_until_complete(manager.__aenter__())
     browser = loop.run_until_complete(
-        playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        playwright.chromium.launch(executable_path=HEADLESS_CHROMIUM, args=CHROMIUM_ARGS)
     )
     yield loop, browser
     loop.run_until_complete(browser.close())

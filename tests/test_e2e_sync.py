@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, PageServer
+from conftest import CHROMIUM_ARGS, HEADLESS_CHROMIUM, PageServer
 from e2e_cases import AFTER_HTML, CASES, Case
 from e2e_runner import run_sync
 from playwright.sync_api import Browser, sync_playwright
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=HEADLESS_CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

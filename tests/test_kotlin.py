@@ -584,7 +584,7 @@ def test_a_shim_run_from_kotlin_sets_headers_the_server_sees(
     one, run through `executeWithPlaywright` (stand-in context) against headless Chromium: the
     local server sees the header, the result is `Success`, and the same call on a closed page is
     `Error.ExceptionThrown("web_setExtraHTTPHeaders failed: ...")`."""
-    from conftest import CHROMIUM
+    from conftest import HEADLESS_CHROMIUM
 
     source = tmp_path / "src"
     source.mkdir()
@@ -610,7 +610,15 @@ def test_a_shim_run_from_kotlin_sets_headers_the_server_sees(
     classpath = f"{classes}:{Path(f'{classes}.classpath').read_text().strip()}"
     url = f"{page_server.origin}/kotlin-headers"
     ran = subprocess.run(
-        ["java", "-cp", classpath, "RunShimKt", url, '{"headers": {"x-kotlin": "1"}}', CHROMIUM],
+        [
+            "java",
+            "-cp",
+            classpath,
+            "RunShimKt",
+            url,
+            '{"headers": {"x-kotlin": "1"}}',
+            HEADLESS_CHROMIUM,
+        ],
         capture_output=True,
         text=True,
         timeout=600,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, REPO, PageServer, generate
+from conftest import CHROMIUM_ARGS, HEADLESS_CHROMIUM, REPO, PageServer, generate
 
 pytestmark = [pytest.mark.browser, pytest.mark.jvm]
 
@@ -34,7 +34,7 @@ sys.path.insert(0, {str(tmp_path / "after/python")!r})
 from playwright.sync_api import sync_playwright
 from playwright_tools import dispatch
 with sync_playwright() as p:
-    browser = p.chromium.launch(executable_path={CHROMIUM!r}, args={CHROMIUM_ARGS!r})
+    browser = p.chromium.launch(executable_path={HEADLESS_CHROMIUM!r}, args={CHROMIUM_ARGS!r})
     page = browser.new_page()
     page.goto({page_server.url("/one-line")!r})
     print(dispatch("web_title", {{}}, page))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
 
+from conftest import BROWSER_NAMES, HEADLESS_CHROMIUM
 from host_tests.host_helpers import wait_until  # noqa: F401 (the executor tests import it from here)
 from local_server import LocalServer, serve
 
@@ -200,12 +201,19 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+_CHOOSE_THE_BROWSER = frozenset({"--executable-path", "--engine", "--browser-endpoint", "--config"})
+"""Options of `executor` that choose the browser: a test that gives one gets what it asked for."""
+
+
 class ExecutorProcess:
-    """`python -m host executor` in a subprocess; every byte it writes and answers is kept."""
+    """`python -m host executor` in a subprocess; every byte it writes and answers is kept. It
+    launches the headless shell (tests/conftest.py) unless `args` choose the browser."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None, deadline: float = 90) -> None:
+        chosen = any(arg.split("=", 1)[0] in _CHOOSE_THE_BROWSER for arg in args)
+        browser = () if chosen else ("--executable-path", HEADLESS_CHROMIUM)
         self.process = subprocess.Popen(
-            [PYTHON, "-m", "host", "executor", *args],
+            [PYTHON, "-m", "host", "executor", *browser, *args],
             cwd=REPO,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -339,7 +347,7 @@ def chromium_processes(root: int) -> dict[int, list[bytes]]:
                 cmdline = handle.read().split(b"\0")
         except OSError:
             continue
-        if cmdline and cmdline[0].rsplit(b"/", 1)[-1] == b"chromium":
+        if cmdline and cmdline[0].rsplit(b"/", 1)[-1] in BROWSER_NAMES:
             found[pid] = cmdline
     return found
 

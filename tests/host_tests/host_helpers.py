@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from conftest import BROWSER_NAMES, CHROMIUM, HEADLESS_CHROMIUM
 from local_server import LocalServer, PageHandler, serve
 
 from host.settings.config import HostConfig
@@ -26,7 +27,10 @@ from host.settings.config import HostConfig
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-CHROMIUM = "/usr/bin/chromium"
+__all__ = [
+    "CHROMIUM",
+    "HEADLESS_CHROMIUM",
+]  # the browsers, for the host's tests (tests/conftest.py)
 # The suite runs two workers on two cores, often beside other work: an action that takes 200 ms
 # on a quiet machine can take seconds. Hosts under test get a generous action timeout; tests
 # about timeouts pass their own short ones.
@@ -34,8 +38,27 @@ ACTION_TIMEOUT_S = 30.0
 
 
 def host_config(**settings: Any) -> HostConfig:
-    """A HostConfig for tests: the defaults, with the action timeout above, plus `settings`."""
-    return HostConfig(**{"action_timeout": ACTION_TIMEOUT_S, **settings})
+    """A HostConfig for tests: the defaults, with the action timeout above and the headless
+    shell for the browser, plus `settings`."""
+    return HostConfig(
+        **{"action_timeout": ACTION_TIMEOUT_S, "executable_path": HEADLESS_CHROMIUM, **settings}
+    )
+
+
+_CHOOSE_THE_BROWSER = frozenset(
+    {"--executable-path", "--browser", "--cdp-endpoint", "--browser-endpoint", "--extension"}
+    | {"--endpoint", "--headed", "--config"}
+)
+"""Options of `serve` that choose the browser (or read a file that may): a test that gives one
+gets what it asked for, not the headless shell."""
+
+
+def browser_choice(args: Sequence[str]) -> tuple[str, ...]:
+    """`--executable-path HEADLESS_CHROMIUM` for a host started with `args`, unless one of them
+    chooses the browser."""
+    if any(arg.split("=", 1)[0] in _CHOOSE_THE_BROWSER for arg in args):
+        return ()
+    return ("--executable-path", HEADLESS_CHROMIUM)
 
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000") + bytes(
@@ -210,7 +233,7 @@ def chromium_pids(pids: set[int]) -> set[int]:
             continue
         if (
             cmdline
-            and cmdline[0].rsplit(b"/", 1)[-1] == b"chromium"
+            and cmdline[0].rsplit(b"/", 1)[-1] in BROWSER_NAMES
             and not any(a.startswith(b"--type=") for a in cmdline)
         ):
             found.add(pid)
@@ -253,6 +276,7 @@ def serve_host(
             "info",
             "--action-timeout",
             str(ACTION_TIMEOUT_S),
+            *browser_choice(extra),
             *extra,
         ],
         cwd=REPO,
