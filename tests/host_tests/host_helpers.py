@@ -27,11 +27,7 @@ from host.settings.config import HostConfig
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
-__all__ = [
-    "CHROMIUM",
-    "HEADLESS_CHROMIUM",
-]  # the browsers, for the host's tests (tests/conftest.py)
-# The suite runs two workers on two cores, often beside other work: an action that takes 200 ms
+# The suite runs three workers on two cores, often beside other work: an action that takes 200 ms
 # on a quiet machine can take seconds. Hosts under test get a generous action timeout; tests
 # about timeouts pass their own short ones.
 ACTION_TIMEOUT_S = 30.0
