@@ -33,9 +33,9 @@ HEADLESS_CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
 """Debian's build of the same Chromium release for headless use only (scripts/setup.sh installs
 both): the browser Playwright itself launches for headless Chromium. The binary, not
 /usr/bin/chromium-headless-shell: that script runs it without `exec`, so a signal to the browser
-Playwright started would reach the script and leave the browser running. A page costs a third of the
-CPU it costs in CHROMIUM (0.24 against 0.82 CPU-s for a context, a page, a navigation and a
-close; a launch 0.33 against 0.95), so the tests that drive a browser run this one, and the
+Playwright started would reach the script and leave the browser running. A page costs a third
+of the CPU it costs in CHROMIUM (0.24 against 0.82 CPU-s for a context, a page, a navigation and
+a close; a launch 0.33 against 0.95), so the tests that drive a browser run this one, and the
 tests of what a default or a typed command launches keep CHROMIUM."""
 BROWSER_NAMES = frozenset({b"chromium", b"chromium-headless-shell"})
 """The file names of the two browsers' binaries, as a browser process's `argv[0]` ends."""
