@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from host_tests.host_helpers import ServedHost, serve_host
+from host_tests.host_helpers import ServedHost, host_config, serve_host
 from local_server import LocalServer, serve
 
 from host_agent.agent_client import Agent, called, find_ref, with_agent
@@ -291,7 +291,6 @@ def test_where_the_script_did_not_run_the_fixed_wait_still_reports_it(site: str)
 
     from host.calls.core import Host
     from host.sessions import settle
-    from host.settings.config import HostConfig
 
     fell_back: list[bool] = []
     real_settle = settle.ActionWatch.settle
@@ -301,7 +300,7 @@ def test_where_the_script_did_not_run_the_fixed_wait_still_reports_it(site: str)
         fell_back.append(watch.fell_back)
 
     async def body() -> Any:
-        async with Host(HostConfig(settle_timeout=0)) as host:
+        async with Host(host_config(settle_timeout=0)) as host:
             await host.call("k", "browser_navigate", {"url": site + "/start"})
             host.config = dataclasses.replace(host.config, settle_timeout=0.5)
             return await host.call("k", "browser_click", {"target": "#navigation300"})

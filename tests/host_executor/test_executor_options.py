@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import HEADLESS_CHROMIUM
 
 from host_executor.helpers import PYTHON, REPO, ExecutorProcess, PageServer
 
@@ -20,7 +21,13 @@ def test_the_executors_pages_see_its_browser_options(pages: PageServer, tmp_path
     config = tmp_path / "executor.yaml"
     config.write_text(f"viewport-size: 640x360\nuser-agent: from-file/1\ninit-script: [{script}]\n")
     process = ExecutorProcess(
-        "--bind", "127.0.0.1:0", "--config", str(config), "--user-agent", "from-cli/2"
+        "--bind",
+        "127.0.0.1:0",
+        "--config",
+        str(config),
+        "--user-agent",
+        "from-cli/2",
+        *("--executable-path", HEADLESS_CHROMIUM),
     )
     try:
         reply = process.execute({"url": pages.url("/size")})

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 import pytest
+from conftest import HEADLESS_CHROMIUM
 from local_server import LocalServer, serve
 from playwright.async_api import BrowserContext
 
@@ -26,7 +27,12 @@ pytestmark = pytest.mark.browser
 T = TypeVar("T")
 # Short enough that a step waiting for an element that went away ends soon, long enough for a
 # fill on a loaded two-core machine.
-SETTINGS = ExecutorSettings(engines=("chromium",), step_timeout_ms=5_000, max_concurrent=2)
+SETTINGS = ExecutorSettings(
+    engines=("chromium",),
+    executable_path=HEADLESS_CHROMIUM,
+    step_timeout_ms=5_000,
+    max_concurrent=2,
+)
 
 
 class Loop:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from host.settings.config import DEFAULT_BROWSER_ARGS
-from host_tests.host_helpers import CHROMIUM, PYTHON, REPO
+from host_tests.host_helpers import HEADLESS_CHROMIUM, PYTHON, REPO
 
 PLAYWRIGHT_CORE = REPO / "node_modules" / "playwright-core"
 
@@ -29,7 +29,7 @@ class BrowserServer:
                 "node",
                 str(LAUNCH_SERVER),
                 str(PLAYWRIGHT_CORE),
-                CHROMIUM,
+                HEADLESS_CHROMIUM,
                 json.dumps(list(DEFAULT_BROWSER_ARGS)),
             ],
             stdout=subprocess.PIPE,

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from conftest import BROWSER_NAMES, CHROMIUM, HEADLESS_CHROMIUM
+from conftest import BROWSER_NAMES, HEADLESS_CHROMIUM
+from conftest import CHROMIUM as CHROMIUM  # for the tests of a command as typed (its default)
 from local_server import LocalServer, PageHandler, serve
 
 from host.settings.config import HostConfig
@@ -91,11 +92,12 @@ class AppServer:
 
 
 def remote_debugging_chromium(profile: Path) -> subprocess.Popen[bytes]:
-    """A headless Chromium of its own, serving the DevTools protocol on a free loopback port (it
-    writes the port to `profile/DevToolsActivePort`): a browser that runs outside the host."""
+    """A headless Chromium of its own (the headless shell), serving the DevTools protocol on a
+    free loopback port (it writes the port to `profile/DevToolsActivePort`): a browser that runs
+    outside the host."""
     return subprocess.Popen(
         [
-            CHROMIUM,
+            HEADLESS_CHROMIUM,
             "--headless",
             "--no-sandbox",
             "--disable-background-networking",

@@ -32,7 +32,7 @@ from host.transports.early_answers import (
     base_key,
     plain_message,
 )
-from host_tests.host_helpers import CHROMIUM, PYTHON, REPO
+from host_tests.host_helpers import HEADLESS_CHROMIUM, PYTHON, REPO
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def command(*options: str) -> list[str]:
         "serve",
         "--stdio",
         "--executable-path",
-        CHROMIUM,
+        HEADLESS_CHROMIUM,
         "--log-level",
         "info",
         *options,

@@ -15,7 +15,7 @@ from mcp import Client, StdioServerParameters
 from host.calls.core import Host
 from host.calls.registry import ToolRegistry
 from host.transports.mcp_server import build_server
-from host_tests.host_helpers import PYTHON, REPO, ServedHost, host_config
+from host_tests.host_helpers import PYTHON, REPO, ServedHost, browser_choice, host_config
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +96,7 @@ def test_python_sdk_in_memory() -> None:
 
 def test_python_sdk_over_stdio() -> None:
     params = StdioServerParameters(
-        command=PYTHON, args=["-m", "host", "serve", "--stdio"], cwd=str(REPO)
+        command=PYTHON, args=["-m", "host", "serve", "--stdio", *browser_choice(())], cwd=str(REPO)
     )
 
     async def run() -> dict[str, Any]:

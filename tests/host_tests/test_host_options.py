@@ -28,11 +28,13 @@ from host.calls.core import Host
 from host.calls.results import ToolOutcome
 from host.settings.browser_options import BrowserOptions, InitScript, storage_state_option
 from host_tests.host_helpers import (
+    HEADLESS_CHROMIUM,
     PYTHON,
     REPO,
     AppServer,
     LoopThread,
     ServedHost,
+    browser_choice,
     host_config,
     serve_host,
 )
@@ -46,7 +48,7 @@ def start_failure(*options: str, env: dict[str, str] | None = None, cwd: Path = 
     """Start `serve --stdio` with `options`: it must refuse to start (exit 2) before reading any
     request; returns what it printed."""
     done = subprocess.run(
-        [PYTHON, "-m", "host", "serve", "--stdio", *options],
+        [PYTHON, "-m", "host", "serve", "--stdio", *options, *browser_choice(options)],
         cwd=cwd,
         stdin=subprocess.PIPE,  # never written to: a start that does not refuse would hang
         capture_output=True,
@@ -221,7 +223,13 @@ def test_a_config_file_applies_and_the_command_line_wins(tmp_path: Path, app: Ap
     config.write_text(
         "viewport-size: 800x600\nuser-agent: from-the-file/1.0\ngrant-permissions: [geolocation]\n"
     )
-    served = serve_host("--config", str(config), "--user-agent", "from-the-command-line/2.0")
+    served = serve_host(
+        "--config",
+        str(config),
+        "--user-agent",
+        "from-the-command-line/2.0",
+        *("--executable-path", HEADLESS_CHROMIUM),
+    )
     try:
 
         async def run() -> dict[str, Any]:

@@ -142,9 +142,9 @@ def test_sigterm_shuts_down_without_orphaned_browser_processes(app: AppServer) -
 
 def test_cdp_endpoint_uses_a_browser_that_runs_elsewhere(app: AppServer, tmp_path: Path) -> None:
     profile = tmp_path / "profile"
+    others = chromium_pids(descendants(os.getpid()))  # before ours: its own name is one of them
     browser = remote_debugging_chromium(profile)
     loop = LoopThread()
-    others = chromium_pids(descendants(os.getpid()))
     try:
         port_file = profile / "DevToolsActivePort"
         port = wait_until(

@@ -17,7 +17,15 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from host.sessions.page_guards import LASTING_WORKERS_REFUSED
-from host_tests.host_helpers import PYTHON, REPO, LoopThread, ServedHost, serve_host, wait_until
+from host_tests.host_helpers import (
+    PYTHON,
+    REPO,
+    LoopThread,
+    ServedHost,
+    browser_choice,
+    serve_host,
+    wait_until,
+)
 from host_tests.hostile_pages import HostilePages, start_hostile_pages
 from host_tests.test_host_security import request
 from host_tests.test_hostile_runtime import running
@@ -89,7 +97,9 @@ def _check_refusals(seen: dict[str, tuple[str, float]]) -> None:
 
 def test_the_sdk_client_over_stdio_gets_every_refusal_under_its_own_id() -> None:
     params = StdioServerParameters(
-        command=PYTHON, args=["-m", "host", "serve", "--stdio", "--toolset", "all"], cwd=str(REPO)
+        command=PYTHON,
+        args=["-m", "host", "serve", "--stdio", "--toolset", "all", *browser_choice(())],
+        cwd=str(REPO),
     )
 
     async def run() -> dict[str, tuple[str, float]]:

@@ -22,7 +22,7 @@ from host.calls.results import ToolOutcome
 from host.sessions.keys import SessionKey
 from host.settings.limits import ArgumentLimits, check_arguments, json_safe
 from host_tests.host_helpers import (
-    CHROMIUM,
+    HEADLESS_CHROMIUM,
     LoopThread,
     alive,
     chromium_pids,
@@ -376,7 +376,7 @@ def test_a_browser_that_hangs_at_launch_is_bounded(loop: LoopThread, tmp_path: P
     marker.touch()
     wrapper = tmp_path / "chromium"
     wrapper.write_text(
-        f'#!/bin/sh\nif [ -e "{marker}" ]; then exec sleep 600; fi\nexec {CHROMIUM} "$@"\n'
+        f'#!/bin/sh\nif [ -e "{marker}" ]; then exec sleep 600; fi\nexec {HEADLESS_CHROMIUM} "$@"\n'
     )
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
     with running(loop, executable_path=str(wrapper), launch_timeout=2.0) as call:

@@ -27,6 +27,7 @@ from host_tests.host_helpers import (
     REPO,
     ServedHost,
     alive,
+    browser_choice,
     chromium_pids,
     descendants,
     serve_host,
@@ -330,7 +331,17 @@ class StdioClient:
 
     def __init__(self, *extra: str) -> None:
         self.process = subprocess.Popen(
-            [PYTHON, "-m", "host", "serve", "--stdio", "--toolset", "all", *extra],
+            [
+                PYTHON,
+                "-m",
+                "host",
+                "serve",
+                "--stdio",
+                "--toolset",
+                "all",
+                *extra,
+                *browser_choice(extra),
+            ],
             cwd=REPO,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -480,7 +491,7 @@ def test_the_stdio_host_with_stdin_on_dev_null_ends_quietly() -> None:
     """`/dev/null` is a device epoll refuses: the host reads it as a file, meets EOF, stops."""
     with open(os.devnull, "rb") as null:
         done = subprocess.run(
-            [PYTHON, "-m", "host", "serve", "--stdio"],
+            [PYTHON, "-m", "host", "serve", "--stdio", *browser_choice(())],
             cwd=REPO,
             stdin=null,
             capture_output=True,

@@ -29,7 +29,7 @@ from host.calls.core import Host
 from host.settings.caps import CAPS
 from host.trails.trail import read_trail
 from host.transports.mcp_server import build_server
-from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, host_config
+from host_tests.host_helpers import HEADLESS_CHROMIUM, PYTHON, REPO, host_config
 
 pytestmark = pytest.mark.browser
 
@@ -600,6 +600,7 @@ def test_the_acting_tools_are_recorded_replayed_and_exported(
 ) -> None:
     trail = tmp_path / "peer.trail.yaml"
     args = ["-m", "host", "serve", "--stdio", "--record", str(trail)]
+    args += ["--executable-path", HEADLESS_CHROMIUM]
     params = StdioServerParameters(
         command=PYTHON, args=[*args, "--caps", ",".join(ALL_CAPS)], cwd=str(REPO)
     )
@@ -655,7 +656,7 @@ def test_the_acting_tools_are_recorded_replayed_and_exported(
     assert steps[8].arguments == {"name": "seen", "value": "1"}
 
     done = subprocess.run(
-        [PYTHON, "-m", "host", "replay", str(trail)],
+        [PYTHON, "-m", "host", "replay", str(trail), "--executable-path", HEADLESS_CHROMIUM],
         cwd=tmp_path, capture_output=True, text=True, timeout=180, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr  # the capabilities come on by themselves
@@ -686,7 +687,7 @@ def test_the_acting_tools_are_recorded_replayed_and_exported(
         capture_output=True,
         text=True,
         timeout=180,
-        env={**os.environ, "PLAYWRIGHT_CHROMIUM_EXECUTABLE": CHROMIUM},
+        env={**os.environ, "PLAYWRIGHT_CHROMIUM_EXECUTABLE": HEADLESS_CHROMIUM},
         check=False,
     )
     assert ran.returncode == 0, ran.stdout + ran.stderr

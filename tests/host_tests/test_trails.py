@@ -25,7 +25,7 @@ from mcp import Client, StdioServerParameters
 
 from host.calls.registry import ToolRegistry
 from host.trails.trail import read_trail
-from host_tests.host_helpers import CHROMIUM, PYTHON, REPO, descendants
+from host_tests.host_helpers import HEADLESS_CHROMIUM, PYTHON, REPO, browser_choice, descendants
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ def text_of(result: Any) -> str:
 async def drive(trail: Path, steps: Any, *, kill_after: bool) -> None:
     params = StdioServerParameters(
         command=PYTHON,
-        args=["-m", "host", "serve", "--stdio", "--record", str(trail)],
+        args=["-m", "host", "serve", "--stdio", "--record", str(trail), *browser_choice(())],
         cwd=str(REPO),
     )
     async with Client(params) as client:
@@ -133,7 +133,7 @@ def replay(
     trail: Path, *extra: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [PYTHON, "-m", "host", "replay", str(trail), *extra],
+        [PYTHON, "-m", "host", "replay", str(trail), *extra, *browser_choice(extra)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -253,7 +253,7 @@ def test_the_python_export_runs_under_pytest(recorded: Path, tmp_path: Path) -> 
         capture_output=True,
         text=True,
         timeout=180,
-        env={**os.environ, "PW": PASSWORD, "PLAYWRIGHT_CHROMIUM_EXECUTABLE": CHROMIUM},
+        env={**os.environ, "PW": PASSWORD, "PLAYWRIGHT_CHROMIUM_EXECUTABLE": HEADLESS_CHROMIUM},
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
@@ -301,7 +301,16 @@ def test_models_see_the_agent_toolset_and_every_surfaced_tool(tmp_path: Path) ->
     async def listed(*extra: str) -> set[str]:
         params = StdioServerParameters(
             command=PYTHON,
-            args=["-m", "host", "serve", "--stdio", "--generated", str(generated), *extra],
+            args=[
+                "-m",
+                "host",
+                "serve",
+                "--stdio",
+                "--generated",
+                str(generated),
+                *extra,
+                *browser_choice(extra),
+            ],
             cwd=str(REPO),
         )
         async with Client(params) as client:
