@@ -612,6 +612,9 @@ def test_a_shim_run_from_kotlin_sets_headers_the_server_sees(
     ran = subprocess.run(
         [
             "java",
+            # A run of seconds: the client compiler alone and one GC thread, as kotlin-check.sh.
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
             "-cp",
             classpath,
             "RunShimKt",

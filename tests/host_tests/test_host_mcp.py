@@ -140,7 +140,7 @@ def check_node(seen: dict[str, Any]) -> None:
 
 
 def test_typescript_sdk_over_stdio() -> None:
-    seen = run_node("stdio", PYTHON, str(REPO))
+    seen = run_node("stdio", PYTHON, str(REPO), *browser_choice(()))
     assert seen["names"] == DEFAULT_TOOLS
     check_node(seen)
 

@@ -1,5 +1,5 @@
 // The official TypeScript MCP SDK against the Python host: list and call tools over stdio or HTTP.
-// usage: node mcp_sdk_client.mjs stdio <python> <repo>   |   node mcp_sdk_client.mjs http <url>
+// usage: node mcp_sdk_client.mjs stdio <python> <repo> [serve option ...]   |   node mcp_sdk_client.mjs http <url>
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 const [mode, ...rest] = process.argv.slice(2);
 const transport =
   mode === "stdio"
-    ? new StdioClientTransport({ command: rest[0], args: ["-m", "host", "serve", "--stdio"], cwd: rest[1], stderr: "inherit" })
+    ? new StdioClientTransport({ command: rest[0], args: ["-m", "host", "serve", "--stdio", ...rest.slice(2)], cwd: rest[1], stderr: "inherit" })
     : new StreamableHTTPClientTransport(new URL(rest[0]));
 const client = new Client({ name: "ts-sdk-test", version: "1.0.0" });
 await client.connect(transport);
