@@ -1,11 +1,15 @@
 """Benchmark of the web executor (not a test): its actions per second against plain Playwright's.
 
-    python benchmarks/executor_bench.py [--actions 30] [--concurrency 1 4] [--rounds 4]
+    python benchmarks/executor_bench.py [--actions 30] [--concurrency 1 4] [--rounds 4] [--same-flags]
 
 The action: open a three-field form, fill the fields (one redacted), submit it, wait for the
 result page, read its URL, title and body markup. Measured two ways, each on one browser
-launched once per concurrency level and warmed up (the same Chromium binary, headless, with the
-flags the service reports in `/sandbox`), with one new BrowserContext per action:
+launched once per concurrency level and warmed up (the same Chromium binary, headless), with one
+new BrowserContext per action. The direct side's browser gets the service's flags from `/sandbox`
+(its port guard's included, since that decides what a page may reach) but not the Chromium
+features the service turns off (host/browsers/chromium_features.py): plain Playwright, as a
+script would launch it. With `--same-flags` it gets those features off too, and the ratio is
+the service's own overhead:
 
 - direct: the steps written with Playwright's async API in this process (goto, three fills,
   click, wait for `load`, the URL, then the title and the body's outerHTML in one evaluation,
@@ -50,6 +54,7 @@ from playwright.async_api import Browser, async_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from host.browsers.chromium_features import FLAG as DISABLE_FEATURES  # noqa: E402
 from host.settings.config import DEFAULT_BROWSER_ARGS  # noqa: E402
 
 T = TypeVar("T")
@@ -286,6 +291,10 @@ class Service:
         assert set(DEFAULT_BROWSER_ARGS) <= set(flags), flags
         return [str(flag) for flag in flags]
 
+    def plain_args(self) -> list[str]:
+        """The service's flags without the Chromium features it turns off: Playwright's own."""
+        return [f for f in self.browser_args() if not f.startswith(DISABLE_FEATURES)]
+
     def execute(self, body: dict[str, object]) -> tuple[int, dict[str, object]]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         try:
@@ -355,15 +364,21 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=4, help="rounds of each side, in ABBA order (default 4)"
     )
+    parser.add_argument(
+        "--same-flags",
+        action="store_true",
+        help="launch the direct side's Chromium with the service's features off too",
+    )
     args = parser.parse_args()
     base = serve_pages()
     print(
         f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
-        f"{args.actions} actions per round, {args.rounds} rounds of each side"
+        f"{args.actions} actions per round, {args.rounds} rounds of each side; direct side: "
+        + ("the service's flags" if args.same_flags else "Playwright's own Chromium features")
     )
     for concurrency in args.concurrency:
         service = Service(concurrency)
-        direct = Direct(service.browser_args())
+        direct = Direct(service.browser_args() if args.same_flags else service.plain_args())
         ways = {"direct": Side(), "service": Side()}
         try:
             service.round(base, 2 * concurrency, concurrency)  # warm-up: first contexts

@@ -55,8 +55,9 @@ from mcp import Client, StdioServerParameters
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from host.browsers.chromium_features import chromium_launch_args  # noqa: E402
 from host.calls.core import Host  # noqa: E402
-from host.settings.config import HostConfig  # noqa: E402
+from host.settings.config import DEFAULT_BROWSER_ARGS, HostConfig  # noqa: E402
 from host.trails.trail import read_trail  # noqa: E402
 from host.transports.mcp_server import build_server  # noqa: E402
 
@@ -233,13 +234,47 @@ OURS_DIR = REPO
 """Where this host runs from (`--ours-dir`: another checkout, for a before/after comparison)."""
 
 
+PLAIN_SCRIPT = """
+import asyncio, json, sys
+from playwright.async_api import async_playwright
+async def main():
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=json.loads(sys.argv[2]))
+        page = await (await browser.new_context()).new_page()
+        await page.goto(sys.argv[1])
+        print(await page.title(), flush=True)
+        await browser.close()
+asyncio.run(main())
+"""
+"""The least a Python host does before its first navigate is answered: start Python and
+Playwright's driver, launch Chromium (with the host's flags), open a context and a page, go."""
+
+
+async def plain_time(url: str) -> float:
+    """Seconds from the spawn of PLAIN_SCRIPT to its navigation done (its title printed)."""
+    args = json.dumps(chromium_launch_args(DEFAULT_BROWSER_ARGS))
+    start = time.perf_counter()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", PLAIN_SCRIPT, url, args, stdout=asyncio.subprocess.PIPE
+    )
+    assert process.stdout is not None
+    line = await process.stdout.readline()
+    done = time.perf_counter() - start
+    await process.wait()
+    assert line.strip() == b"form", line
+    return done
+
+
 async def startup(url: str, runs: int) -> dict[str, list[float]]:
-    """Start times of this host (default toolset) and of @playwright/mcp, alternating runs."""
+    """Start times of this host (default toolset), of @playwright/mcp and of PLAIN_SCRIPT,
+    alternating runs."""
     workdir = tempfile.mkdtemp(prefix="host-bench-")  # @playwright/mcp writes snapshots to its cwd
     times: dict[str, list[float]] = {
-        key: [] for key in ("ours_list", "ours_nav", "theirs_list", "theirs_nav")
+        key: [] for key in ("ours_list", "ours_nav", "theirs_list", "theirs_nav", "plain_nav")
     }
     for _ in range(runs):
+        times["plain_nav"].append(await plain_time(url))
         listed, navigated = await start_times(OURS_STDIO, OURS_DIR, "browser_navigate", url)
         times["ours_list"].append(listed)
         times["ours_nav"].append(navigated)
@@ -477,6 +512,12 @@ def print_startup(url: str, runs: int) -> None:
     ratio_line("spawn -> tools/list answered", times["ours_list"], times["theirs_list"])
     ratio_line("spawn -> first navigate answered", times["ours_nav"], times["theirs_nav"])
     print(f"{'first navigate target':58} {'':9}      <= 0.8 x")
+    plain, theirs = statistics.median(times["plain_nav"]), statistics.median(times["theirs_nav"])
+    print(
+        f"{'spawn -> navigated, plain Python Playwright, median':58} {plain:9.3f} s    runs "
+        f"{_runs(times['plain_nav'])}"
+    )
+    print(f"{'plain Python Playwright / @playwright/mcp':58} {plain / theirs:9.2f} x")
 
 
 def print_form(url: str, runs: int) -> None:

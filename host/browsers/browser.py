@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 
+from host.browsers.chromium_features import chromium_launch_args
 from host.browsers.driver_env import compile_cache_env, driver_env
 from host.browsers.selenium_driver import selenium_env
 from host.settings.config import HostConfig, default_output_dir
@@ -243,6 +244,8 @@ class BrowserPool:
             args = list(self._config.browser_args)
             if self._config.sandbox:
                 args = [arg for arg in args if arg != "--no-sandbox"]
+            if self._config.engine == "chromium":
+                args = chromium_launch_args(args, spare_renderer=self._config.spare_renderer)
             port = None
             if self._config.enable_execute and remote is None:
                 port = _free_loopback_port()

@@ -9,6 +9,7 @@ import platform
 import secrets
 import time
 
+from host.browsers.chromium_features import chromium_launch_args
 from host.calls.core import Host
 from host.calls.registry import ToolRegistry, generated_registry
 from host.executor.engines import EngineSet
@@ -293,8 +294,13 @@ class ExecutorService:
         processes = browser_processes()
         uids = sorted({p.uids[1] for p in processes})
         chromium = self.engines.engine == "chromium"
-        # The flags the browser was launched with (the port guard's included).
-        args = list(self.settings.host_config("chromium").browser_args) if chromium else []
+        # The flags the browser was launched with (the port guard's and the features off included).
+        config = self.settings.host_config("chromium")
+        args = (
+            chromium_launch_args(config.browser_args, spare_renderer=config.spare_renderer)
+            if chromium
+            else []
+        )
         browser: JsonObject = {
             "engine": self.engines.engine,
             "version": self.engines.version,

@@ -117,6 +117,8 @@ class ExecutorSettings:
             headless=self.headless and not self.browser.headed,
             browser=self.browser,
             page_events=False,  # no action reports console, page errors or requests
+            # An action's context is closed after it: a spare renderer would be thrown away.
+            spare_renderer=False,
             max_sessions=self.max_concurrent + 8,
             action_timeout=self.step_timeout_ms / 1000,
             # The runner enforces each action's own limit; the host's is only a backstop.

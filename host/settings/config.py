@@ -43,6 +43,10 @@ class HostConfig:
     engine: str = "chromium"
     """Playwright browser type to launch: `chromium`, `firefox` or `webkit` (the executor's engine order)."""
     browser_args: tuple[str, ...] = DEFAULT_BROWSER_ARGS
+    spare_renderer: bool = True
+    """Chromium's spare renderer process, started after a navigation for the next one in its
+    context: kept for sessions that live on; off for the executor's one-action contexts
+    (host/browsers/chromium_features.py)."""
     max_sessions: int = 32
     """Sessions held at once; one more is refused with `too_many_sessions`."""
     idle_timeout: float = 900.0

@@ -1,0 +1,108 @@
+"""The Chromium features a launch turns off, in a real Chromium launched by the host's pool: no
+omnibox WebUI page in a new context's window (where a Chromium launched without the flag has
+one), Playwright's own features still off, and the executor's spare renderer off too."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+from conftest import CHROMIUM, CHROMIUM_ARGS
+from playwright.async_api import Browser, async_playwright
+
+from host.browsers.browser import BrowserPool
+from host.browsers.chromium_features import (
+    FLAG,
+    NO_SPARE_RENDERER,
+    PLAYWRIGHT_DISABLED_FEATURES,
+    UNSHOWN_UI,
+)
+from host.settings.config import HostConfig
+
+pytestmark = pytest.mark.browser
+
+
+def _process_args(pid: int) -> list[str]:
+    """A process's arguments ([] once it exited: Chromium's helpers come and go)."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    # Chromium's helpers rewrite their title into one string: split on spaces too.
+    return raw.decode().replace("\0", " ").split()
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found.update(int(child) for child in (task / "children").read_text().split())
+    except OSError:
+        return found  # exited meanwhile
+    for child in list(found):
+        found |= _descendants(child)
+    return found
+
+
+def _chromium_features() -> tuple[list[str], set[str]]:
+    """The `--disable-features` flags of the one Chromium this test process started, and the
+    features its helper processes were told are off (what Chromium made of those flags)."""
+    processes = [_process_args(pid) for pid in _descendants(os.getpid())]
+    browsers = [
+        args
+        for args in processes
+        if "--remote-debugging-pipe" in args and not any(a.startswith("--type=") for a in args)
+    ]
+    assert len(browsers) == 1, browsers
+    flags = [a for a in browsers[0] if a.startswith(FLAG)]
+    helpers = [a for args in processes if any(b.startswith("--type=") for b in args) for a in args]
+    applied = {name for a in helpers if a.startswith(FLAG) for name in a[len(FLAG) :].split(",")}
+    return flags, applied
+
+
+async def _omnibox_pages(browser: Browser) -> list[str]:
+    """The omnibox WebUI pages once a new context's first page is open (a new window's popup
+    is made with the window, before `new_page` returns)."""
+    context = await browser.new_context()
+    try:
+        await context.new_page()
+        session = await browser.new_browser_cdp_session()
+        targets = (await session.send("Target.getTargets"))["targetInfos"]
+        await session.detach()
+        return [t["url"] for t in targets if "omnibox" in t["url"]]
+    finally:
+        await context.close()
+
+
+async def _plain_and_hosts(
+    spare_renderer: bool,
+) -> tuple[list[str], list[str], tuple[list[str], set[str]]]:
+    async with async_playwright() as playwright:
+        plain = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        control = await _omnibox_pages(plain)
+        await plain.close()
+    pool = BrowserPool(HostConfig(spare_renderer=spare_renderer))
+    try:
+        browser = await pool.browser()
+        return control, await _omnibox_pages(browser), _chromium_features()
+    finally:
+        await pool.close()
+
+
+def test_a_hosts_chromium_has_no_omnibox_page_and_keeps_playwrights_features() -> None:
+    control, omnibox, (flags, applied) = asyncio.run(_plain_and_hosts(spare_renderer=True))
+    assert control, "Chromium without the flag made no omnibox page: the check would prove nothing"
+    assert omnibox == []
+    # Playwright's flag first, the host's last: the one Chromium reads.
+    assert flags[-1] == FLAG + ",".join((*PLAYWRIGHT_DISABLED_FEATURES, *UNSHOWN_UI))
+    assert {*PLAYWRIGHT_DISABLED_FEATURES, *UNSHOWN_UI} <= applied
+    assert NO_SPARE_RENDERER[0] not in applied
+
+
+def test_the_executors_chromium_has_no_spare_renderer_either() -> None:
+    _, omnibox, (flags, applied) = asyncio.run(_plain_and_hosts(spare_renderer=False))
+    assert omnibox == []
+    assert flags[-1].endswith("," + NO_SPARE_RENDERER[0])
+    assert {*UNSHOWN_UI, *NO_SPARE_RENDERER, "Translate"} <= applied
