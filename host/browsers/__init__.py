@@ -1,4 +1,5 @@
-"""The browsers sessions run in: launching and relaunching one (`browser`), what a
+"""The browsers sessions run in: launching and relaunching one (`browser`), with the Chromium
+features it turns off (`chromium_features`), what a
 `--browser-endpoint` URL names (`endpoint_specs`) and the pool of endpoints (`endpoints`),
 Selenium Grid (`selenium_driver`), the driver's environment (`driver_env`), the video encoder
 (`video_encoder`) and the check at start-up (`startup_probe`).

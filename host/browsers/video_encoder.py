@@ -14,10 +14,10 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 from host.settings.browser_options import OptionError
+from host.shared.private_temp import private_temp_folder
 
 _BROWSERS_PATH = "PLAYWRIGHT_BROWSERS_PATH"
 
@@ -52,7 +52,8 @@ def ensure_encoder(executable_path: str | None) -> None:
             "videos need ffmpeg: install Debian's (apt-get install ffmpeg) or Playwright's "
             "(python -m playwright install ffmpeg)",
         )
-    private = Path(tempfile.gettempdir()) / f"playwright-tool-host-ffmpeg-{os.getuid()}"
+    # Playwright runs the ffmpeg found there: a folder only this user can write to.
+    private = private_temp_folder(f"playwright-tool-host-ffmpeg-{os.geteuid()}")
     link = private / f"ffmpeg-{revision}" / _binary_name()
     link.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     if not link.is_symlink() or os.readlink(link) != system:

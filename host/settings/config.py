@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from host.settings.browser_options import BrowserOptions
 from host.settings.limits import ArgumentLimits, HttpLimits
 from host.settings.secrets_file import Secrets
+from host.shared.private_temp import private_temp_folder
 
 DEFAULT_BROWSER_ARGS = (
     "--no-sandbox",
@@ -198,5 +198,6 @@ class HostConfig:
 
 
 def default_output_dir() -> Path:
-    """`<temp>/playwright-tool-host-<uid>`: the host's files when no `--output-dir` is given."""
-    return Path(tempfile.gettempdir()) / f"playwright-tool-host-{os.getuid()}"
+    """The host's files when no `--output-dir` is given: `<temp>/playwright-tool-host-<uid>`, or
+    a folder of its own when another user took that name first (`private_temp_folder`)."""
+    return private_temp_folder(f"playwright-tool-host-{os.geteuid()}")
