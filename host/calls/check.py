@@ -12,6 +12,7 @@ from host.calls.result_caps import MAX_RESULT_DEPTH, bound_arguments, guarded
 from host.sessions.navigation import NavigationPolicy
 from host.settings.caps import CAP_OF
 from host.settings.limits import check_arguments
+from host.settings.storage_state import check_cookie
 from host.shared.descriptors import ToolDescriptor
 from host.shared.errors import HostError
 
@@ -56,10 +57,21 @@ def check(host: HostParts, call: Call, enabled: frozenset[str] | None) -> None:
         run_args = bound_arguments(name, args, limit, MAX_RESULT_DEPTH)
     runner = guarded(name, args, host.registry.prepare(descriptor, run_args), limit)
     check_urls(host.policy, descriptor, args)
+    if name == "web_cookie_add" and descriptor.origin == "generated":
+        check_cookies(args)
     call.descriptor, call.args, call.runner, call.described = descriptor, args, runner, described
     if descriptor.session_param and isinstance(args, dict):
         sub = args.get(descriptor.session_param)
         call.key = call.key.sub(sub if isinstance(sub, str) and sub else "default")
+
+
+def check_cookies(args: object) -> None:
+    """Refuse a cookie of `web_cookie_add` that Playwright or Chromium would refuse, naming its
+    field (`cookies[1].domain`), as `browser_cookie_set` does: Chromium's own refusal names none."""
+    cookies = args.get("cookies") if isinstance(args, dict) else None
+    for index, cookie in enumerate(cookies if isinstance(cookies, list) else []):
+        if isinstance(cookie, dict):
+            check_cookie(cookie, f"cookies[{index}]")
 
 
 def check_urls(policy: NavigationPolicy, descriptor: ToolDescriptor, args: object) -> None:

@@ -210,6 +210,27 @@ def test_a_cookie_chromium_or_playwright_would_refuse_names_its_argument(
     assert words in message, message
 
 
+@pytest.mark.parametrize(
+    ("fields", "path", "words"),
+    [
+        ({"name": "a\x00b"}, "name", "U+0000"),
+        ({"value": "a;b"}, "value", "';'"),
+        ({"path": None}, "url", "a url, or a domain and a path"),
+        ({"url": "https://127.0.0.1/"}, "domain", "not both"),
+    ],
+)
+def test_web_cookie_add_refuses_the_same_cookies_naming_which(
+    calls: Calls, fields: dict[str, Any], path: str, words: str
+) -> None:
+    # Before: playwright_error "Protocol error (Storage.setCookies): Invalid cookie fields".
+    bad = {"name": "n", "value": "v", "domain": "127.0.0.1", "path": "/", **fields}
+    cookies = [{"name": "fine", "value": "1", "domain": "127.0.0.1", "path": "/"}, bad]
+    cookies[1] = {k: v for k, v in bad.items() if v is not None}
+    message = calls.refused("cookies", "web_cookie_add", {"cookies": cookies}, f"cookies[1].{path}")
+    assert words in message, message
+    assert calls.ok("cookies", "web_cookie_list", {}) == []  # nothing added: refused before
+
+
 ODD_PATHS = {"a NUL": "a\x00b.txt", "a 4,096-character name": "a" * 4096, "too long": "a/" * 2100}
 
 
