@@ -17,7 +17,7 @@ from host.settings.caps import CAPS, parse_caps
 from host.settings.caps import summary as caps_summary
 from host.settings.config import HostConfig
 from host.settings.config_file import add_config_option
-from host.settings.options import add_http_limits, parse_address, whole_number
+from host.settings.options import add_http_limits, parse_address, whole_number, within
 from host.settings.peer_options import add_peer_options, apply_peer_options
 from host.settings.secrets_file import Secrets, read_secrets
 
@@ -297,9 +297,9 @@ def config_from(args: argparse.Namespace) -> HostConfig:
         upload_dirs=_upload_dirs(args.upload_dir),
         storage_dir=args.storage_dir,
         file_dirs=tuple(args.allow_file_dir),
-        max_connections=max(8, args.max_connections),
-        http_header_timeout=max(0.5, args.http_header_timeout),
-        http_body_timeout=max(0.5, args.http_body_timeout),
+        max_connections=int(within("--max-connections", args.max_connections, 8, 512)),
+        http_header_timeout=within("--http-header-timeout", args.http_header_timeout, 0.5, 10),
+        http_body_timeout=within("--http-body-timeout", args.http_body_timeout, 0.5, 30),
         record=args.record,
         record_per_caller=args.record is not None and args.http is not None,
         codegen=None if args.codegen == "none" else args.codegen,

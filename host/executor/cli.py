@@ -24,7 +24,7 @@ from host.executor.settings import (
 from host.settings.browser_options import OptionError, add_browser_options, options_from
 from host.settings.config import LOOPBACK_HOSTS
 from host.settings.config_file import add_config_option, where_set
-from host.settings.options import add_http_limits, parse_address
+from host.settings.options import add_http_limits, parse_address, within
 
 URL_ORIGINS_ENV = "WEB_EXECUTOR_URL_ORIGINS"
 
@@ -180,15 +180,17 @@ def settings_from(args: argparse.Namespace) -> ExecutorSettings:
         allowed_hosts=tuple(args.allowed_host),
         allowed_origins=tuple(args.allowed_origin),
         url_origins=tuple(origins),
-        max_concurrent=max(1, args.max_concurrent),
-        max_queue=max(0, args.max_queue),
-        max_body_bytes=max(1024, args.max_body_bytes),
-        default_timeout_ms=args.timeout_ms,
-        step_timeout_ms=max(100, args.step_timeout_ms),
+        max_concurrent=int(within("--max-concurrent", args.max_concurrent, 1, 16)),
+        max_queue=int(within("--max-queue", args.max_queue, 0, 256)),
+        max_body_bytes=int(within("--max-body-bytes", args.max_body_bytes, 1024, 256 * 1024)),
+        default_timeout_ms=int(
+            within("--timeout-ms", args.timeout_ms, 100, 30_000, ExecutorSettings.max_timeout_ms)
+        ),
+        step_timeout_ms=int(within("--step-timeout-ms", args.step_timeout_ms, 100, 15_000)),
         user=args.user,
-        max_connections=max(8, args.max_connections),
-        header_timeout=max(0.5, args.http_header_timeout),
-        body_timeout=max(0.5, args.http_body_timeout),
+        max_connections=int(within("--max-connections", args.max_connections, 8, 512)),
+        header_timeout=within("--http-header-timeout", args.http_header_timeout, 0.5, 10),
+        body_timeout=within("--http-body-timeout", args.http_body_timeout, 0.5, 30),
         browser_endpoints=endpoints,
         selenium_capabilities=capabilities,
         browser=options_from(args, executor=True),

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 from typing import NoReturn
+
+from host.settings.browser_options import OptionError
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -18,6 +21,17 @@ def parse_address(text: str) -> tuple[str, int]:
     if not port.isdigit():
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
     return host or "127.0.0.1", int(port)
+
+
+def within(
+    option: str, value: float, least: float, default: float, most: float = math.inf
+) -> float:
+    """`value` of the numeric `option` when it is a finite number from `least` to `most`; else
+    an `OptionError` that gives the range and the default (a value is never changed quietly)."""
+    if not (math.isfinite(value) and least <= value <= most):
+        upper = f" and at most {most:g}" if math.isfinite(most) else ""
+        raise OptionError(option, f"give at least {least:g}{upper} (default {default:g})")
+    return value
 
 
 def add_http_limits(parser: argparse.ArgumentParser) -> None:

@@ -271,6 +271,43 @@ def _one_line_refusal(done: subprocess.CompletedProcess[str], *words: str) -> st
     return lines[0]
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--max-connections", "2", "at least 8 (default 512)"),
+        ("--http-header-timeout", "nan", "0.5"),
+    ],
+)
+def test_http_limits_out_of_range_are_refused_not_changed(
+    option: str, value: str, words: str
+) -> None:
+    # Before: raised to the least allowed without a word.
+    _one_line_refusal(_serve(option, value), option, words)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--max-concurrent", "0", "at least 1 (default 16)"),
+        ("--max-body-bytes", "10", "at least 1024"),
+        ("--step-timeout-ms", "5", "at least 100"),
+        ("--timeout-ms", "999999999", "at most 120000"),
+    ],
+)
+def test_executor_numbers_out_of_range_are_refused_not_changed(
+    option: str, value: str, words: str
+) -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "host", "executor", "--bind", "127.0.0.1:0", option, value],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    _one_line_refusal(done, option, words)
+
+
 LONG_NUMBER = "9" * 5000
 """Past Python's limit on the digits int() reads (4300)."""
 
