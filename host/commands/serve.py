@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from host.calls.registry import ToolRegistry
 from host.commands.serve_options import TOKEN_ENV, config_from
 from host.settings.browser_options import OptionError
-from host.settings.config import LOOPBACK_HOSTS, HostConfig
+from host.settings.config import HostConfig
 from host.settings.config_file import where_set
 from host.settings.secrets_file import SecretsFileError, install_log_scrubber
 from host.shared.yaml_cache import YamlCache, default_location
@@ -99,20 +99,13 @@ def serve(args: argparse.Namespace) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve_stdio(config, registry))
         return 0
-    bind_host, port = args.http
-    if bind_host not in LOOPBACK_HOSTS and not config.token:
-        print(
-            f"error: binding to {bind_host} (not loopback) needs a bearer token: set {TOKEN_ENV} "
-            "or pass --token-file",
-            file=sys.stderr,
-        )
-        return 2
-    from host.transports.http_server import listening_socket
+    from host.transports.http_server import ListenRefused, guarded_listener
 
     try:
-        sock = listening_socket(bind_host, port)
-    except OSError as error:
-        print(f"error: cannot listen on {bind_host}:{port}: {error.strerror}", file=sys.stderr)
+        bind_host, port = args.http
+        sock = guarded_listener(bind_host, port, config.token, TOKEN_ENV)
+    except ListenRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
         return 2
     # uvicorn handles SIGTERM (graceful shutdown, the host closes its browser), then re-raises
     # it once done; this handler turns that into a normal exit with status 0.

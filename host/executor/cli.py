@@ -22,7 +22,6 @@ from host.executor.settings import (
     ExecutorSettings,
 )
 from host.settings.browser_options import OptionError, add_browser_options, options_from
-from host.settings.config import LOOPBACK_HOSTS
 from host.settings.config_file import add_config_option, where_set
 from host.settings.options import add_http_limits, parse_address, within
 
@@ -229,20 +228,13 @@ def run_executor(args: argparse.Namespace) -> int:
         except OptionError as error:
             print(f"error: {error}{where_set(error.option, args.config_origins)}", file=sys.stderr)
             return 2
-    if bind_host not in LOOPBACK_HOSTS and not settings.token:
-        print(
-            f"error: binding to {bind_host} (not loopback) needs a bearer token: set {TOKEN_ENV} "
-            "or pass --token-file",
-            file=sys.stderr,
-        )
-        return 2
-    from host.transports.http_server import listening_socket
+    from host.transports.http_server import ListenRefused, guarded_listener
 
     # Bound before dropping root, so that a privileged port would still work.
     try:
-        sock = listening_socket(bind_host, port)
-    except OSError as error:
-        print(f"error: cannot listen on {bind_host}:{port}: {error.strerror}", file=sys.stderr)
+        sock = guarded_listener(bind_host, port, settings.token, TOKEN_ENV)
+    except ListenRefused as refused:
+        print(f"error: {refused}", file=sys.stderr)
         return 2
     # The service's own port is out of reach of every page an action opens.
     settings = dataclasses.replace(

@@ -25,6 +25,7 @@ import h11
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from host.settings.config import LOOPBACK_HOSTS
 from host.settings.limits import HttpLimits, json_depth
 from host.transports.request_ids import WINDOW, recover_id
 
@@ -349,6 +350,25 @@ def jsonrpc_error(request_id: int | str | None, message: str, code: int = -32600
     return json.dumps(
         {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
     ).encode()
+
+
+class ListenRefused(ValueError):
+    """Why an HTTP server was not started, as a line for its command's standard error."""
+
+
+def guarded_listener(host: str, port: int, token: str | None, token_env: str) -> socket.socket:
+    """`listening_socket(host, port)` for a server that requires a bearer token off loopback:
+    raises `ListenRefused` for a non-loopback `host` without `token` (naming `token_env` and
+    `--token-file` as the fix) and for an address that cannot be listened on."""
+    if host not in LOOPBACK_HOSTS and not token:
+        raise ListenRefused(
+            f"binding to {host} (not loopback) needs a bearer token: set {token_env} or pass "
+            "--token-file"
+        )
+    try:
+        return listening_socket(host, port)
+    except OSError as error:
+        raise ListenRefused(f"cannot listen on {host}:{port}: {error.strerror}") from None
 
 
 def listening_socket(host: str, port: int, backlog: int = 512) -> socket.socket:

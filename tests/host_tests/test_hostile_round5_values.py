@@ -8,6 +8,7 @@ Real Chromium and the real driver, through `Host.call`; the options through `pyt
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -306,6 +307,23 @@ def test_executor_numbers_out_of_range_are_refused_not_changed(
         timeout=120,
     )
     _one_line_refusal(done, option, words)
+
+
+def test_a_port_in_use_stops_either_server_with_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        for command in (["serve", "--http", address], ["executor", "--bind", address]):
+            done = subprocess.run(
+                [PYTHON, "-m", "host", *command],
+                cwd=REPO,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            _one_line_refusal(done, f"cannot listen on {address}")
 
 
 LONG_NUMBER = "9" * 5000
