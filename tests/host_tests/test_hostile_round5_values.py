@@ -252,15 +252,20 @@ def test_an_odd_file_path_is_an_invalid_argument_naming_it(calls: Calls, odd: st
 # -- options and config files (no browser: each is refused before one starts) ------------------
 
 
-def _serve(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+def _host(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    """`python -m host ARGV` run to its end, with no input."""
     return subprocess.run(
-        [PYTHON, "-m", "host", "serve", "--stdio", *argv],
+        [PYTHON, "-m", "host", *argv],
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def _serve(*argv: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return _host("serve", "--stdio", *argv, cwd=cwd)
 
 
 def _one_line_refusal(done: subprocess.CompletedProcess[str], *words: str) -> str:
@@ -298,15 +303,7 @@ def test_http_limits_out_of_range_are_refused_not_changed(
 def test_executor_numbers_out_of_range_are_refused_not_changed(
     option: str, value: str, words: str
 ) -> None:
-    done = subprocess.run(
-        [PYTHON, "-m", "host", "executor", "--bind", "127.0.0.1:0", option, value],
-        cwd=REPO,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    _one_line_refusal(done, option, words)
+    _one_line_refusal(_host("executor", "--bind", "127.0.0.1:0", option, value), option, words)
 
 
 def test_a_port_in_use_stops_either_server_with_one_line() -> None:
@@ -315,15 +312,7 @@ def test_a_port_in_use_stops_either_server_with_one_line() -> None:
         taken.listen()
         address = f"127.0.0.1:{taken.getsockname()[1]}"
         for command in (["serve", "--http", address], ["executor", "--bind", address]):
-            done = subprocess.run(
-                [PYTHON, "-m", "host", *command],
-                cwd=REPO,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
-            _one_line_refusal(done, f"cannot listen on {address}")
+            _one_line_refusal(_host(*command), f"cannot listen on {address}")
 
 
 LONG_NUMBER = "9" * 5000
