@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from host.browsers.browser import BrowserPool
     from host.calls.core import Host
     from host.sessions.keys import SessionKey
-    from host.transports.early_answers import EarlyResponder
+    from host.shared.jsontypes import JsonObject
+    from host.transports.early_answers import CallAnswer, EarlyResponder
     from host.transports.stdio_wire import StdioWire
 
 log = logging.getLogger("host")
@@ -154,10 +155,11 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     from host.transports.stdio_wire import StdioWire
 
     key = SessionKey("stdio", "stdio")  # one process, one connection: one session
-    # The browser is launched first (Playwright's driver, a Node process, then Chromium): the
-    # launch goes on, on the other core, while this one imports the rest of the host and the
-    # SDK, in a thread so that this loop drives the launch meanwhile. The session is made once
-    # the host is up, and the first call finds it ready, or nearly.
+    # The browser is launched first (Playwright's driver, a Node process, then Chromium), then
+    # the host and its session are made while the launch goes on. The SDK is imported only
+    # once it is needed: until then what the client sends first (initialize, tools/list, and
+    # tools/call once the host is up) is answered without it, so that its import, 0.6 CPU-s,
+    # does not share the two cores with the launch the first call waits for.
     pool = BrowserPool(config)
     pool.launch_soon()
     loop = asyncio.get_running_loop()
@@ -184,12 +186,15 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     early.start()
     host: Host | None = None
     try:
-        await loop.run_in_executor(None, _load_stdio_server)
         from host.calls.core import Host
 
         host = Host(config, registry, pool)
         await host.start()
         host.warm(key)
+        early.answer_calls(_early_calls(host, config, key))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(early.sdk_wanted.wait(), SDK_IDLE_S)
+        await loop.run_in_executor(None, _load_stdio_server)
         _started()
         await _serve(host, config, key, wire, early)
     except asyncio.CancelledError:
@@ -198,6 +203,24 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
         early.close()
         await shutdown(host, pool)
         wire.close()
+
+
+SDK_IDLE_S = 2.0
+"""How long a stdio host waits, with nothing the SDK must answer, before importing it anyway."""
+
+
+def _early_calls(host: Host, config: HostConfig, key: SessionKey) -> CallAnswer:
+    """`tools/call` answered before the SDK is loaded: the same tools, session and result as
+    the SDK's server (`host.transports.mcp_server.build_server`) gives."""
+    from host.transports.call_results import call_result
+
+    enabled = host.offered(host.registry.select(config.toolsets))
+
+    async def call(name: str, arguments: JsonObject) -> JsonObject:
+        outcome = await host.call(key, name, arguments, enabled=enabled)
+        return call_result(outcome, config.image_responses)
+
+    return call
 
 
 async def _serve(

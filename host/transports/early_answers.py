@@ -40,13 +40,14 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from host.shared.cache_folder import host_cache
-from host.transports.stdio_wire import Skipped, StdioWire, _refusal
+from host.shared.jsontypes import JsonObject
+from host.transports.stdio_wire import INTERNAL_ERROR, Skipped, StdioWire, _refusal, error_line
 
 if TYPE_CHECKING:
     from host.calls.registry import ToolRegistry
@@ -250,6 +251,24 @@ def _params(message: dict[str, Any]) -> str:
     return json.dumps(message["params"], ensure_ascii=False, separators=(",", ":"))
 
 
+CallAnswer = Callable[[str, JsonObject], Awaitable[JsonObject]]
+"""Runs a tool by name with its arguments; the `result` of the `tools/call` (never raises for
+what the tool did)."""
+
+_CALL_PARAMS = frozenset({"name", "arguments"})
+
+
+def encode_result(result: JsonObject) -> bytes:
+    """A `tools/call` result as the SDK writes one: compact UTF-8 JSON (a lone surrogate, which
+    UTF-8 cannot carry, escaped instead)."""
+    try:
+        return json.dumps(
+            result, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode()
+    except UnicodeEncodeError:
+        return json.dumps(result, separators=(",", ":"), allow_nan=False).encode()
+
+
 @dataclass(frozen=True)
 class Waiting:
     """A line for the SDK, and the key its answer is kept under (None: not kept)."""
@@ -294,6 +313,14 @@ class EarlyResponder:
         self._queue: asyncio.Queue[Waiting | None] = asyncio.Queue(QUEUE_LINES)
         self._writing = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
+        self._caller: CallAnswer | None = None
+        self.sdk_wanted = asyncio.Event()
+        """Set once the SDK is needed: a line waits for it, stdin ended, or a call was
+        answered here (the start's first call is done; what follows may share the cores)."""
+
+    def answer_calls(self, caller: CallAnswer) -> None:
+        """From now on, while answering early, answer `tools/call` with what `caller` returns."""
+        self._caller = caller
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._read())
@@ -338,9 +365,11 @@ class EarlyResponder:
                 waiting = await self._take(line)
                 if waiting is not None:
                     self._early = False
+                    self.sdk_wanted.set()
                     await self._queue.put(waiting)
         except Exception as error:  # stdin failed: the end of the client's messages
             log.info("reading stdin failed: %s", error)
+        self.sdk_wanted.set()
         await self._queue.put(None)
 
     async def _take(self, line: bytes | Skipped) -> Waiting | None:
@@ -371,6 +400,9 @@ class EarlyResponder:
             key = _digest(self._session, method)
         elif self._session is not None and method in ANSWERED:
             key = _digest(self._session, method, str(self._initialized), _params(message))
+        if method == "tools/call" and self._answers_call(message):
+            await self._answer_call(request_id, message["params"])
+            return None
         if key is None or not self._early:
             return Waiting(line, key)
         if method != "initialize" and self._replay is None:
@@ -392,3 +424,41 @@ class EarlyResponder:
             self._replay = Replay(line, request_id, ())
         log.info("answered %s early", method)
         return None
+
+    def _answers_call(self, message: dict[str, Any]) -> bool:
+        """Whether this `tools/call` is answered here: in a session this module opened and the
+        client confirmed, with a caller, and params of a name and (optionally) an object of
+        arguments only (anything else, `_meta` included, is the SDK's to read)."""
+        params = message.get("params")
+        return (
+            self._early
+            and self._initialized
+            and self._replay is not None
+            and self._caller is not None
+            and isinstance(params, dict)
+            and set(params) <= _CALL_PARAMS
+            and isinstance(params.get("name"), str)
+            and isinstance(params.get("arguments", {}), dict)
+        )
+
+    async def _answer_call(self, request_id: object, params: dict[str, Any]) -> None:
+        """Run the call and write its answer. Answered even if the SDK took over meanwhile: it
+        never sees this request, so nothing else would answer it."""
+        assert self._caller is not None
+        prefix = answer_prefix(request_id)
+        assert prefix is not None
+        try:
+            result = await self._caller(params["name"], params.get("arguments", {}))
+            data = prefix + encode_result(result) + b"}\n"
+        except Exception:  # the host's own failure: still an answer, as the SDK would give
+            log.exception("an early tools/call failed")
+            data = error_line(request_id, INTERNAL_ERROR, "the call failed inside the host")
+        async with self._writing:
+            try:
+                await self.wire.write(data)
+            except (BrokenPipeError, ConnectionError, OSError):
+                self.gone = "the client closed stdout"
+                self._early = False
+                return
+        log.info("answered tools/call early")
+        self.sdk_wanted.set()

@@ -23,6 +23,7 @@ from host.sessions.keys import SessionKey
 from host.shared.descriptors import ToolDescriptor
 from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject
+from host.transports.call_results import call_result
 
 log = logging.getLogger(__name__)
 
@@ -75,31 +76,8 @@ def session_key(ctx: ServerRequestContext[Any, Any], host: Host) -> SessionKey:
 
 
 def to_call_result(outcome: ToolOutcome, images: str = "allow") -> types.CallToolResult:
-    """An outcome as MCP content: text (and an image for screenshots) plus structuredContent.
-    `images` (`--image-responses`): `allow` the image and its text, `omit` the text alone,
-    `only` the image alone (a failure is always text)."""
-    if not outcome.ok:
-        return types.CallToolResult(
-            content=[types.TextContent(text=outcome.text())],
-            structured_content=outcome.structured(),
-            is_error=True,
-        )
-    if outcome.image_mime is not None and isinstance(outcome.value, str):
-        summary: JsonObject = {"image": outcome.image_mime, "base64Length": len(outcome.value)}
-        structured = outcome.structured(summary)
-        image = types.ImageContent(data=outcome.value, mime_type=outcome.image_mime)
-        text = types.TextContent(
-            text=ToolOutcome(outcome.tool, True, summary, extras=outcome.extras).text()
-        )
-        content: list[types.ImageContent | types.TextContent] = [image, text]
-        if images == "omit":
-            content = [text]
-        elif images == "only":
-            content = [image]
-        return types.CallToolResult(content=list(content), structured_content=structured)
-    return types.CallToolResult(
-        content=[types.TextContent(text=outcome.text())], structured_content=outcome.structured()
-    )
+    """An outcome as the SDK's `CallToolResult` (`call_results.call_result`, the one source)."""
+    return types.CallToolResult.model_validate(call_result(outcome, images))
 
 
 def listed_schema(descriptor: ToolDescriptor) -> JsonObject:
