@@ -13,7 +13,8 @@ Guarantees:
   compared whole) and the same standard error. Anything else, a process that has exited, or an
   installed Playwright other than `MIRRORED_VERSION` is not adopted: the process is killed and
   reaped, and Playwright spawns its own driver as usual.
-- At most one adoption per process: the first driver start inside `adopting()` decides.
+- A spawned driver is handed out once: the first driver start inside `adopting()` takes it,
+  or kills it and starts its own.
 - `discard()` kills and reaps a process nobody adopted (the command line calls it on its way
   out), so none is left running, nor a zombie. An adopted process is Playwright's, as its own
   would be: stopping Playwright closes its input and reaps it.
@@ -190,6 +191,7 @@ def _install() -> None:
         transport._proc = adopted
         transport._output = adopted.stdin
 
+    connect.__wrapped__ = original  # type: ignore[attr-defined]
     PipeTransport.connect = connect  # type: ignore[method-assign]
     _installed = True
 
