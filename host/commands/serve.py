@@ -163,9 +163,11 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     key = SessionKey("stdio", "stdio")  # one process, one connection: one session
     # The browser is launched first (Playwright's driver, a Node process, then Chromium; the
     # driver is the one `host/commands/entry.py` started before the host was imported, when it
-    # could: `host/browsers/early_driver.py`): the launch goes on, on the other core, while this one imports the rest of the host and the
-    # SDK, in a thread so that this loop drives the launch meanwhile. The session is made once
-    # the host is up, and the first call finds it ready, or nearly.
+    # could: `host/browsers/early_driver.py`): the launch goes on, on the other core, while this
+    # one imports the rest of the host and the SDK, in a thread so that this loop drives the
+    # launch meanwhile. The session is made once the host is up, and the first call finds it
+    # ready, or nearly. (Making the host, and so the session, before the SDK is imported was
+    # tried: the first call then waited longer for the SDK than the session had for the host.)
     pool = BrowserPool(config)
     pool.launch_soon()
     loop = asyncio.get_running_loop()
