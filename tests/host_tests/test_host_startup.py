@@ -10,6 +10,7 @@ import concurrent.futures
 import json
 import os
 import queue
+import signal
 import stat
 import subprocess
 import textwrap
@@ -529,6 +530,20 @@ def test_a_stdio_host_uses_the_driver_it_started_first_and_leaves_nothing(ending
     assert f"the driver started early (pid {driver}) is adopted".encode() in host.stderr
     wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
     assert b"Traceback" not in host.stderr, host.stderr[-2000:]
+
+
+def test_a_stdio_host_ended_by_sigterm_as_it_starts_leaves_nothing() -> None:
+    """Before the host handles SIGTERM itself, the signal ends it at once; the driver it started
+    first then sees its input closed and exits too."""
+    mark = f"host-startup-test-{uuid.uuid4().hex}"
+    host = RawStdio(
+        [PYTHON, "-m", "host", "serve", "--stdio"],
+        env={**os.environ, "HOST_STARTUP_TEST_MARK": mark},
+    )
+    wait_until(lambda: _drivers_below(host.process.pid), "the driver to start")
+    host.process.terminate()
+    assert host.close() in (0, -signal.SIGTERM), host.stderr[-2000:]
+    wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
 
 
 # The command line, run as `playwright-tool-host` runs it; what became of the driver it started
