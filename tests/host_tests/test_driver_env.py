@@ -220,3 +220,32 @@ def test_a_driver_start_outside_adopting_leaves_the_early_driver_to_discard(earl
     assert early_driver.spawned_pid() == spawned and not _reaped(spawned)
     early_driver.discard()
     assert early_driver.spawned_pid() is None and _reaped(spawned)
+
+
+def test_a_pool_whose_early_driver_died_starts_a_driver_of_its_own(early: None) -> None:
+    """The adopted process is watched as Playwright's own: its death is seen, it is reaped, and
+    the next launch starts a new driver."""
+    early_driver.spawn()
+    spawned = early_driver.spawned_pid()
+    assert spawned is not None
+
+    async def kill_and_relaunch() -> tuple[int, int, str | None]:
+        pool = BrowserPool(host_config())
+        try:
+            await pool.browser(60)
+            first = _pool_driver_pid(pool)
+            os.kill(first, signal.SIGKILL)
+            give_up = asyncio.get_running_loop().time() + 30
+            while pool.loss() is None and asyncio.get_running_loop().time() < give_up:
+                await asyncio.sleep(0.05)
+            loss = pool.loss()
+            page = await (await pool.browser(60)).new_page()
+            await page.close()
+            return first, _pool_driver_pid(pool), loss
+        finally:
+            await pool.close()
+
+    first, second, loss = asyncio.run(kill_and_relaunch())
+    assert first == spawned and second != spawned
+    assert loss == "Playwright's driver exited"
+    assert _reaped(spawned)
