@@ -196,7 +196,7 @@ def _install() -> None:
     _installed = True
 
 
-def mismatch(spawned: _Spawned) -> str | None:
+def _mismatch(spawned: _Spawned) -> str | None:
     """How the spawned driver differs from the one Playwright would spawn here and now (None:
     it does not)."""
     from playwright._impl import _transport
@@ -230,7 +230,7 @@ async def _take() -> _AdoptedProcess | None:
     if spawned is None:
         return None
     try:
-        why = mismatch(spawned)
+        why = _mismatch(spawned)
         if why is None:
             adopted = await _AdoptedProcess.attach(spawned.process)
             _adopted = spawned.process
