@@ -2,6 +2,6 @@
 
 import sys
 
-from host.commands.cli import main
+from host.commands.entry import main
 
 sys.exit(main())

@@ -110,7 +110,7 @@ def test_wheel_declares_the_host_console_script_and_ships_the_tools(wheel: Path)
     entry_points = configparser.ConfigParser()
     entry_points.read_string(archive.read(entry_points_name).decode())
     scripts = dict(entry_points["console_scripts"])
-    assert scripts["playwright-tool-host"] == "host.commands.cli:main"
+    assert scripts["playwright-tool-host"] == "host.commands.entry:main"
     assert scripts["playwright-tool-generator"] == "generator.commands.cli:main"
     # The generated package the host serves, its registry and one shim per generated descriptor.
     assert "playwright_tools/registry.py" in names

@@ -15,6 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Playwright, async_play
 
 from host.browsers.chromium_features import chromium_launch_args
 from host.browsers.driver_env import compile_cache_env, driver_env
+from host.browsers.early_driver import adopting
 from host.browsers.selenium_driver import selenium_env
 from host.settings.config import HostConfig, default_output_dir
 from host.shared.errors import HostError
@@ -305,8 +306,9 @@ class BrowserPool:
             extra = compile_cache_env()
             if self.endpoint is not None and self.endpoint.kind == "selenium":
                 extra |= selenium_env(self.endpoint.url, self._config.selenium_capabilities)
-            # The task copies the context now: these variables reach this driver alone.
-            with driver_env(extra):
+            # The task copies the context now: these variables reach this driver alone, and it
+            # may take the driver `python -m host serve --stdio` started at its top.
+            with driver_env(extra), adopting():
                 self._driver = asyncio.ensure_future(self._driver_manager.start())
             self._driver.add_done_callback(_retrieve)
         driver = self._driver

@@ -155,11 +155,13 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     from host.transports.stdio_wire import StdioWire
 
     key = SessionKey("stdio", "stdio")  # one process, one connection: one session
-    # The browser is launched first (Playwright's driver, a Node process, then Chromium), then
-    # the host and its session are made while the launch goes on. The SDK is imported only
-    # once it is needed: until then what the client sends first (initialize, tools/list, and
-    # tools/call once the host is up) is answered without it, so that its import, 0.6 CPU-s,
-    # does not share the two cores with the launch the first call waits for.
+    # The browser is launched first (Playwright's driver, a Node process, then Chromium; the
+    # driver is the one `host/commands/entry.py` started before the host was imported, when it
+    # could: `host/browsers/early_driver.py`), then the host and its session are made while the
+    # launch goes on. The SDK is imported only once it is needed: until then what the client
+    # sends first (initialize, tools/list, and tools/call once the host is up) is answered
+    # without it, so that its import, 0.6 CPU-s, does not share the two cores with the launch
+    # the first call waits for.
     pool = BrowserPool(config)
     pool.launch_soon()
     loop = asyncio.get_running_loop()
@@ -176,7 +178,8 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
         loop.add_signal_handler(signum, on_signal, signum)
     wire = StdioWire(config.max_body_bytes)
     # What the client asks first (initialize, tools/list) is answered from answers an earlier
-    # start kept, while the SDK loads (host/transports/early_answers.py).
+    # start kept, and its calls by the host, before the SDK is loaded
+    # (host/transports/early_answers.py).
     early = EarlyResponder(
         wire,
         lambda: base_key(config, registry),
@@ -194,6 +197,7 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
         early.answer_calls(_early_calls(host, config, key))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(early.sdk_wanted.wait(), SDK_IDLE_S)
+        log.info("loading the MCP SDK")
         await loop.run_in_executor(None, _load_stdio_server)
         _started()
         await _serve(host, config, key, wire, early)

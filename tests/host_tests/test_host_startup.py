@@ -10,6 +10,7 @@ import concurrent.futures
 import json
 import os
 import queue
+import signal
 import stat
 import subprocess
 import textwrap
@@ -24,6 +25,8 @@ import pytest
 
 from host.browsers.browser import BrowserPool
 from host.calls.core import Host
+from host.commands.cli import build_parser, subcommands
+from host.commands.entry import NOT_EARLY, starts_driver_early
 from host.sessions.keys import SessionKey
 from host_tests.host_helpers import (
     CHROMIUM,
@@ -457,3 +460,135 @@ def test_a_host_made_after_its_pool_launched_guards_the_browsers_cdp_port(
         assert pool.cdp_port is not None and pool.cdp_port in host.guard.ports
     finally:
         loop.run(host.close(), 60)
+
+
+# -- the driver started first (host/commands/entry.py, host/browsers/early_driver.py) ----------
+
+
+@pytest.mark.parametrize(
+    ("command", "early"),
+    [
+        ("serve --stdio", True),
+        ("serve --stdio --toolset all --headless --max-sessions 3", True),
+        ("serve --http 127.0.0.1:0", False),
+        ("report", False),
+        ("serve --stdio --cdp-endpoint http://127.0.0.1:9222", False),
+        ("serve --stdio --cdp=http://127.0.0.1:9222", False),
+        ("serve --stdio --browser-endpoint selenium+http://hub:4444", False),
+        ("serve --stdio --brow ws://127.0.0.1:3000/", False),
+        ("serve --stdio --config host.yaml", False),
+        ("serve --stdio --save-video", False),
+        ("serve --stdio -h", False),
+        ("serve --stdio --help", False),
+    ],
+)
+def test_which_command_lines_start_the_driver_first(command: str, early: bool) -> None:
+    assert starts_driver_early(command.split()) is early
+
+
+def test_the_options_that_keep_the_driver_from_starting_first_are_serves() -> None:
+    serve = subcommands(build_parser()).choices["serve"]
+    known = {name for action in serve._actions for name in action.option_strings}
+    assert set(NOT_EARLY) <= known, set(NOT_EARLY) - known
+
+
+def _drivers_below(pid: int) -> list[int]:
+    """Playwright drivers (`node ... run-driver`) whose parent is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and b"run-driver" in command:
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.parametrize("ending", ["stdin closed", "SIGTERM"])
+def test_a_stdio_host_uses_the_driver_it_started_first_and_leaves_nothing(ending: str) -> None:
+    mark = f"host-startup-test-{uuid.uuid4().hex}"
+    host = RawStdio(
+        [PYTHON, "-m", "host", "serve", "--stdio", "--log-level", "info"],
+        env={**os.environ, "HOST_STARTUP_TEST_MARK": mark},
+    )
+    try:
+        host.handshake()
+        result = host.call("navigate", {"url": "data:text/html,<title>early</title>"})
+        assert not result["isError"], result
+        (driver,) = _drivers_below(host.process.pid)
+        if ending == "SIGTERM":
+            host.process.terminate()
+    finally:
+        code = host.close()
+    assert code == 0, host.stderr[-2000:]
+    assert f"the driver started early (pid {driver}) is adopted".encode() in host.stderr
+    wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
+    assert b"Traceback" not in host.stderr, host.stderr[-2000:]
+
+
+def test_a_stdio_host_ended_by_sigterm_as_it_starts_leaves_nothing() -> None:
+    """Before the host handles SIGTERM itself, the signal ends it at once; the driver it started
+    first then sees its input closed and exits too."""
+    mark = f"host-startup-test-{uuid.uuid4().hex}"
+    host = RawStdio(
+        [PYTHON, "-m", "host", "serve", "--stdio"],
+        env={**os.environ, "HOST_STARTUP_TEST_MARK": mark},
+    )
+    wait_until(lambda: _drivers_below(host.process.pid), "the driver to start")
+    host.process.terminate()
+    assert host.close() in (0, -signal.SIGTERM), host.stderr[-2000:]
+    wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
+
+
+# The command line, run as `playwright-tool-host` runs it; what became of the driver it started
+# first once it returned: still running or a zombie (not reaped), or gone and reaped.
+ENTRY_RETURNS = textwrap.dedent(
+    """
+    import os, sys
+    from host.browsers import early_driver
+    from host.commands import entry
+
+    spawned = []
+    spawn = early_driver.spawn
+
+    def recording_spawn():
+        spawn()
+        spawned.append(early_driver.spawned_pid())
+
+    early_driver.spawn = recording_spawn
+    sys.argv = ["playwright-tool-host", *sys.argv[1:]]
+    try:
+        code = entry.main()
+    except SystemExit as exit:  # argparse's way out
+        code = exit.code
+    (pid,) = spawned
+    try:
+        os.waitpid(pid, os.WNOHANG)
+        print(code, "left running or unreaped")
+    except ChildProcessError:
+        print(code, "reaped")
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--max-sessions", "0"), ("--idle-timeout", "100000")]
+)
+def test_a_serve_refused_after_the_driver_started_first_kills_and_reaps_it(
+    option: str, value: str
+) -> None:
+    done = subprocess.run(
+        [PYTHON, "-c", ENTRY_RETURNS, "serve", "--stdio", option, value],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.split() == ["2", "reaped"], (done.stdout, done.stderr[-2000:])
+    assert option in done.stderr

@@ -1,0 +1,55 @@
+"""What `python -m host` and `playwright-tool-host` run first: for `serve --stdio`, Playwright's
+driver is started (`host.browsers.early_driver`) before the rest of the host, the MCP SDK and
+Playwright are imported, and the command line (`cli`) runs meanwhile.
+
+Guarantees: the driver is started early only for `serve --stdio` with none of the options that
+may bring a browser from elsewhere or change the driver's environment (`NOT_EARLY`, abbreviated
+or not), nor `--help`; whatever is started early and not used by the host is killed and reaped
+before `main` returns, however it returns.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+NOT_EARLY = (
+    "--browser-endpoint",
+    "--cdp-endpoint",
+    "--config",
+    "--save-video",
+    "--selenium-capabilities",
+    "--help",
+)
+"""`serve` options after which no driver is started early: a browser reached elsewhere (whose
+driver would differ, or would be wasted), a config file that may say so (it is not read here),
+a video encoder that changes the driver's environment, or no serving at all."""
+
+
+def starts_driver_early(arguments: Sequence[str]) -> bool:
+    """Whether `arguments` (the command line, without the program) are `serve --stdio` with no
+    option of `NOT_EARLY` (nor a prefix of one, which argparse takes for it)."""
+    if not arguments or arguments[0] != "serve" or "--stdio" not in arguments:
+        return False
+    for argument in arguments[1:]:
+        if argument == "-h":
+            return False
+        name = argument.split("=", 1)[0]
+        if len(name) > 2 and name.startswith("--") and any(o.startswith(name) for o in NOT_EARLY):
+            return False
+    return True
+
+
+def main() -> int:
+    """The command line (`host.commands.cli.main`), Playwright's driver started ahead of it
+    when `starts_driver_early`."""
+    from host.browsers import early_driver
+
+    if starts_driver_early(sys.argv[1:]):
+        early_driver.spawn()
+    try:
+        from host.commands.cli import main as cli_main
+
+        return cli_main()
+    finally:
+        early_driver.discard()
