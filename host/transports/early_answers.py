@@ -15,6 +15,14 @@ the client's `initialize` params (its requested protocol version), whether
 plain (no duplicate keys, no NaN, an id of digits or of simple characters); anything else, and
 anything after the first message that is not answered early, waits in order for the SDK.
 
+Once the host is made (`answer_calls`), a `tools/call` is answered here too: the host runs it, and
+its result is the one the SDK's server gives (both are made by `host/transports/call_results.py`),
+written as the SDK writes it. So a stdio host's first call does not wait for the SDK, whose import
+waits until something needs it (`sdk_wanted`; host/commands/serve.py) instead of sharing the two
+cores with the browser's launch. Only a call in a session this module opened, after
+`notifications/initialized`, whose params are a name and arguments alone, is answered here; a
+call read before the host is made waits for it.
+
 When the SDK is ready, `handover` gives back the client's `initialize` (and the
 `notifications/initialized` that followed it) to replay into the SDK's server, so that its
 session is the one the client opened; the SDK's answer to that replayed `initialize` is not sent
@@ -314,13 +322,16 @@ class EarlyResponder:
         self._writing = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._caller: CallAnswer | None = None
+        self._caller_known = asyncio.Event()
         self.sdk_wanted = asyncio.Event()
         """Set once the SDK is needed: a line waits for it, stdin ended, or a call was
         answered here (the start's first call is done; what follows may share the cores)."""
 
-    def answer_calls(self, caller: CallAnswer) -> None:
-        """From now on, while answering early, answer `tools/call` with what `caller` returns."""
+    def answer_calls(self, caller: CallAnswer | None) -> None:
+        """From now on, while answering early, answer `tools/call` with what `caller` returns
+        (None: the SDK answers them). A call read before this waits for it."""
         self._caller = caller
+        self._caller_known.set()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._read())
@@ -401,8 +412,10 @@ class EarlyResponder:
         elif self._session is not None and method in ANSWERED:
             key = _digest(self._session, method, str(self._initialized), _params(message))
         if method == "tools/call" and self._answers_call(message):
-            await self._answer_call(request_id, message["params"])
-            return None
+            await self._caller_known.wait()  # the host is made right after the start
+            if self._caller is not None:
+                await self._answer_call(request_id, message["params"])
+                return None
         if key is None or not self._early:
             return Waiting(line, key)
         if method != "initialize" and self._replay is None:
@@ -426,15 +439,14 @@ class EarlyResponder:
         return None
 
     def _answers_call(self, message: dict[str, Any]) -> bool:
-        """Whether this `tools/call` is answered here: in a session this module opened and the
-        client confirmed, with a caller, and params of a name and (optionally) an object of
-        arguments only (anything else, `_meta` included, is the SDK's to read)."""
+        """Whether this `tools/call` is answered here (once a caller is known): in a session this
+        module opened and the client confirmed, with params of a name and (optionally) an
+        object of arguments only (anything else, `_meta` included, is the SDK's to read)."""
         params = message.get("params")
         return (
             self._early
             and self._initialized
             and self._replay is not None
-            and self._caller is not None
             and isinstance(params, dict)
             and set(params) <= _CALL_PARAMS
             and isinstance(params.get("name"), str)

@@ -274,6 +274,59 @@ def test_a_call_sent_before_the_sdk_is_ready_is_answered_once(tmp_path: Path) ->
     assert [json.loads(line)["id"] for line in host.seen[:3]] == [1, 2, 3]
 
 
+EARLY_CALL = "answered tools/call early"
+CALLS = (
+    ("browser_navigate", {"url": "data:text/html,<title>t</title><p>h\u00e9 \u2028 x</p>"}),
+    ("browser_tabs", {"action": "list"}),
+    ("no_such_tool", {}),
+    ("browser_navigate", {"url": 5}),
+)
+
+
+def _calls(first: int) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {"id": first + i, "method": "tools/call", "params": {"name": name, "arguments": args}}
+        for i, (name, args) in enumerate(CALLS)
+    )
+
+
+def test_calls_answered_early_are_the_sdks_answers_byte_for_byte(tmp_path: Path) -> None:
+    ids = {1, 2, 3, *(10 + i for i in range(len(CALLS)))}
+    cold_host = opening(tmp_path, extra=_calls(10))
+    cold = cold_host.answers(ids)
+    assert cold_host.close() == []
+    assert EARLY_CALL not in cold_host.text()  # no early session yet: the SDK answered them
+    warm_host = opening(tmp_path, extra=_calls(10))
+    warm = warm_host.answers(ids)
+    assert warm_host.close() == []
+    log = warm_host.text()
+    assert log.count(EARLY_CALL) == len(CALLS), log[-3000:]
+    # The SDK is loaded once the first call is answered, not before.
+    assert log.index(EARLY_CALL) < log.index("loading the MCP SDK"), log[-3000:]
+    assert warm == cold
+    assert json.loads(warm[10])["result"]["isError"] is False
+    assert [json.loads(warm[10 + i])["result"]["isError"] for i in range(1, 4)] == [
+        False,
+        True,
+        True,
+    ]
+
+
+def test_a_call_with_more_than_a_name_and_arguments_waits_for_the_sdk(tmp_path: Path) -> None:
+    first_answers(tmp_path)
+    call = {
+        "id": 4,
+        "method": "tools/call",
+        "params": {"name": "browser_tabs", "arguments": {}, "_meta": {"progressToken": 7}},
+    }
+    host = opening(tmp_path, extra=(call, *_calls(10)[1:2]))
+    answers = host.answers({1, 2, 3, 4, 11})
+    assert host.close() == []
+    assert EARLY_INITIALIZE in host.text() and EARLY_CALL not in host.text()
+    assert "about:blank" in json.loads(answers[4])["result"]["content"][0]["text"]
+    assert not json.loads(answers[11])["result"]["isError"]
+
+
 def test_after_a_malformed_line_everything_waits_for_the_sdk(tmp_path: Path) -> None:
     cold, _ = first_answers(tmp_path)
     host = RawHost(tmp_path)
