@@ -250,6 +250,10 @@ def plain_message(line: bytes, max_depth: int) -> dict[str, Any] | None:
         or not isinstance(message.get("params", {}), dict)
     ):
         return None
+    try:  # a lone surrogate escape ("\ud800"): Python reads it, the SDK's parser refuses it
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return None
     return message
 
 

@@ -1,6 +1,7 @@
 """The Chromium features a launch turns off, in a real Chromium launched by the host's pool: no
 omnibox WebUI page in a new context's window (where a Chromium launched without the flag has
-one), Playwright's own features still off, and the executor's spare renderer off too."""
+one), and Playwright's own features still off (the executor's extra feature, the spare renderer,
+is checked on its arguments in test_chromium_features.py and measured by executor_bench)."""
 
 from __future__ import annotations
 
@@ -76,14 +77,13 @@ async def _omnibox_pages(browser: Browser) -> list[str]:
         await context.close()
 
 
-async def _plain_and_hosts(
-    spare_renderer: bool,
-) -> tuple[list[str], list[str], tuple[list[str], set[str]]]:
+async def _plain_and_hosts() -> tuple[list[str], list[str], tuple[list[str], set[str]]]:
+    """The omnibox pages of a Chromium launched by Playwright alone, then of the host's."""
     async with async_playwright() as playwright:
         plain = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         control = await _omnibox_pages(plain)
         await plain.close()
-    pool = BrowserPool(HostConfig(spare_renderer=spare_renderer))
+    pool = BrowserPool(HostConfig())
     try:
         browser = await pool.browser()
         return control, await _omnibox_pages(browser), _chromium_features()
@@ -92,17 +92,10 @@ async def _plain_and_hosts(
 
 
 def test_a_hosts_chromium_has_no_omnibox_page_and_keeps_playwrights_features() -> None:
-    control, omnibox, (flags, applied) = asyncio.run(_plain_and_hosts(spare_renderer=True))
+    control, omnibox, (flags, applied) = asyncio.run(_plain_and_hosts())
     assert control, "Chromium without the flag made no omnibox page: the check would prove nothing"
     assert omnibox == []
     # Playwright's flag first, the host's last: the one Chromium reads.
     assert flags[-1] == FLAG + ",".join((*PLAYWRIGHT_DISABLED_FEATURES, *UNSHOWN_UI))
     assert {*PLAYWRIGHT_DISABLED_FEATURES, *UNSHOWN_UI} <= applied
     assert NO_SPARE_RENDERER[0] not in applied
-
-
-def test_the_executors_chromium_has_no_spare_renderer_either() -> None:
-    _, omnibox, (flags, applied) = asyncio.run(_plain_and_hosts(spare_renderer=False))
-    assert omnibox == []
-    assert flags[-1].endswith("," + NO_SPARE_RENDERER[0])
-    assert {*UNSHOWN_UI, *NO_SPARE_RENDERER, "Translate"} <= applied

@@ -421,6 +421,7 @@ def test_only_plain_messages_are_read_early() -> None:
         b'{"jsonrpc":"2.0","id":1,"method":"ping","params":[]}',
         b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[[[[[[[[[[[[1]]]]]]]]]]]}}',
         b"\xff",
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a\\ud800"}}',
     ):
         assert plain_message(line, 10) is None, line
     assert answer_prefix(7) == b'{"jsonrpc":"2.0","id":7,"result":'
