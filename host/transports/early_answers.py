@@ -327,6 +327,10 @@ class EarlyResponder:
         self._task: asyncio.Task[None] | None = None
         self._caller: CallAnswer | None = None
         self._caller_known = asyncio.Event()
+        self._calls: dict[object, asyncio.Task[None]] = {}
+        """Calls answered here and still running, by request id."""
+        self._written: set[object] = set()
+        """Ids of the calls answered here whose answer was written."""
         self.sdk_wanted = asyncio.Event()
         """Set once the SDK is needed: a line waits for it, stdin ended, or a call was
         answered here (the start's first call is done; what follows may share the cores)."""
@@ -343,6 +347,24 @@ class EarlyResponder:
     def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
+        for call in list(self._calls.values()):
+            call.cancel()
+
+    async def drain(self, grace: float, cancelled: Callable[[object], bytes]) -> None:
+        """At the end of stdin: wait up to `grace` seconds for the calls still running here,
+        then stop the rest, each answered with the line `cancelled(request_id)` gives (the
+        SDK's requests are answered the same way, by the transport)."""
+        running = dict(self._calls)
+        if running:
+            await asyncio.wait(running.values(), timeout=grace)
+        for request_id, call in running.items():
+            if not call.done():
+                call.cancel()
+                await asyncio.gather(call, return_exceptions=True)
+            if request_id not in self._written:
+                async with self._writing:
+                    with contextlib.suppress(BrokenPipeError, ConnectionError, OSError):
+                        await self.wire.write(cancelled(request_id))
 
     async def handover(self) -> Replay | None:
         """Stop answering (after an answer being written); what to replay into the SDK."""
@@ -396,6 +418,11 @@ class EarlyResponder:
         assert not isinstance(line, Skipped)
         method, request_id = message["method"], message.get("id")
         if "id" not in message:
+            if method == "notifications/cancelled":
+                call = self._calls.pop((message.get("params") or {}).get("requestId"), None)
+                if call is not None:  # one of the calls answered here: no answer, as the SDK
+                    call.cancel()
+                    return None
             if method == "notifications/initialized" and self._session is not None:
                 self._initialized = True
                 if self._early and self._replay is not None and not self._notifications:
@@ -417,8 +444,12 @@ class EarlyResponder:
             key = _digest(self._session, method, str(self._initialized), _params(message))
         if method == "tools/call" and self._answers_call(message):
             await self._caller_known.wait()  # the host is made right after the start
-            if self._caller is not None:
-                await self._answer_call(request_id, message["params"])
+            if self._caller is not None and request_id not in self._calls:
+                # Run beside the reader, as the SDK runs a request: later lines (a ping, a
+                # cancellation) are read meanwhile; the session runs its calls in order.
+                call = asyncio.ensure_future(self._answer_call(request_id, message["params"]))
+                self._calls[request_id] = call
+                call.add_done_callback(lambda _: self._forget(request_id, call))
                 return None
         if key is None or not self._early:
             return Waiting(line, key)
@@ -457,9 +488,13 @@ class EarlyResponder:
             and isinstance(params.get("arguments", {}), dict)
         )
 
+    def _forget(self, request_id: object, call: asyncio.Task[None]) -> None:
+        if self._calls.get(request_id) is call:
+            del self._calls[request_id]
+
     async def _answer_call(self, request_id: object, params: dict[str, Any]) -> None:
-        """Run the call and write its answer. Answered even if the SDK took over meanwhile: it
-        never sees this request, so nothing else would answer it."""
+        """Run the call and write its answer (none if it is cancelled). Answered even if the SDK
+        took over meanwhile: it never sees this request, so nothing else would answer it."""
         assert self._caller is not None
         prefix = answer_prefix(request_id)
         assert prefix is not None
@@ -470,6 +505,7 @@ class EarlyResponder:
             log.exception("an early tools/call failed")
             data = error_line(request_id, INTERNAL_ERROR, "the call failed inside the host")
         async with self._writing:
+            self._written.add(request_id)
             try:
                 await self.wire.write(data)
             except (BrokenPipeError, ConnectionError, OSError):

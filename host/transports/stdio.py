@@ -46,6 +46,10 @@ log = logging.getLogger(__name__)
 EOF_GRACE_S = 10.0
 """How long calls still running at the end of stdin may take to finish before the host answers
 them `cancelled` and exits."""
+_CANCELLED_AT_EOF = (
+    "cancelled: the client closed stdin and the host is exiting; the call did not finish "
+    f"within {EOF_GRACE_S:g} s of it"
+)
 
 
 async def serve_wire(
@@ -143,8 +147,16 @@ async def serve_wire(
                         continue
                 await write(error_line(_request_id(line), *refusal))
             # The end of stdin: every request the client sent is answered before the host exits,
-            # by its result if it comes within EOF_GRACE_S, else by a `cancelled` error.
-            with anyio.move_on_after(EOF_GRACE_S):
+            # by its result if it comes within EOF_GRACE_S, else by a `cancelled` error (those
+            # answered before the SDK was loaded alike).
+            ended = asyncio.get_running_loop().time()
+            if early is not None:
+                await early.drain(
+                    EOF_GRACE_S,
+                    lambda request_id: error_line(request_id, REQUEST_CANCELLED, _CANCELLED_AT_EOF),
+                )
+            left = EOF_GRACE_S - (asyncio.get_running_loop().time() - ended)
+            with anyio.move_on_after(max(0.0, left)):
                 await settled.wait()
             for request_id in sorted(pending, key=str):
                 dropped.add(request_id)
@@ -152,8 +164,7 @@ async def serve_wire(
                     error_line(
                         request_id,
                         REQUEST_CANCELLED,
-                        "cancelled: the client closed stdin and the host is exiting; the call "
-                        f"did not finish within {EOF_GRACE_S:g} s of it",
+                        _CANCELLED_AT_EOF,
                     )
                 )
             pending.clear()

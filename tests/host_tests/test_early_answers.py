@@ -32,6 +32,7 @@ from host.transports.early_answers import (
     base_key,
     plain_message,
 )
+from host.transports.stdio_wire import REQUEST_CANCELLED
 from host_tests.host_helpers import HEADLESS_CHROMIUM, PYTHON, REPO
 
 pytestmark = pytest.mark.browser
@@ -325,6 +326,29 @@ def test_a_call_with_more_than_a_name_and_arguments_waits_for_the_sdk(tmp_path: 
     assert EARLY_INITIALIZE in host.text() and EARLY_CALL not in host.text()
     assert "about:blank" in json.loads(answers[4])["result"]["content"][0]["text"]
     assert not json.loads(answers[11])["result"]["isError"]
+
+
+def test_calls_answered_early_can_be_cancelled_and_are_answered_at_the_end(
+    tmp_path: Path,
+) -> None:
+    first_answers(tmp_path)
+    hang = {"name": "browser_evaluate", "arguments": {"function": "() => new Promise(() => {})"}}
+    host = opening(
+        tmp_path,
+        extra=(
+            {"id": 4, "method": "tools/call", "params": hang},
+            {"method": "notifications/cancelled", "params": {"requestId": 4}},
+            {"id": 5, "method": "tools/call", "params": {"name": "browser_tabs", "arguments": {}}},
+            {"id": 6, "method": "tools/call", "params": hang},
+        ),
+    )
+    answers = host.answers({1, 2, 3, 5})
+    assert not json.loads(answers[5])["result"]["isError"], answers[5]  # the session goes on
+    rest = host.close()  # call 6 still runs: answered `cancelled` once the grace is over
+    assert [json.loads(line)["id"] for line in rest] == [6], rest
+    assert json.loads(rest[0])["error"]["code"] == REQUEST_CANCELLED
+    assert 4 not in [json.loads(line).get("id") for line in host.seen]  # cancelled: no answer
+    assert host.text().count(EARLY_CALL) == 1  # call 5
 
 
 def test_after_a_malformed_line_everything_waits_for_the_sdk(tmp_path: Path) -> None:
