@@ -418,8 +418,13 @@ class EarlyResponder:
         assert not isinstance(line, Skipped)
         method, request_id = message["method"], message.get("id")
         if "id" not in message:
-            if method == "notifications/cancelled":
-                call = self._calls.pop((message.get("params") or {}).get("requestId"), None)
+            cancelled = (message.get("params") or {}).get("requestId")
+            if (
+                method == "notifications/cancelled"
+                and isinstance(cancelled, int | str)
+                and not isinstance(cancelled, bool)  # true would find the call of id 1
+            ):
+                call = self._calls.pop(cancelled, None)
                 if call is not None:  # one of the calls answered here: no answer, as the SDK
                     call.cancel()
                     return None

@@ -340,9 +340,15 @@ def test_calls_answered_early_can_be_cancelled_and_are_answered_at_the_end(
             {"method": "notifications/cancelled", "params": {"requestId": 4}},
             {"id": 5, "method": "tools/call", "params": {"name": "browser_tabs", "arguments": {}}},
             {"id": 6, "method": "tools/call", "params": hang},
+            # Not ids of a call: passed on to the SDK, the reader goes on.
+            *(
+                {"method": "notifications/cancelled", "params": {"requestId": odd}}
+                for odd in ([6], True, {"a": 1})
+            ),
+            {"id": 7, "method": "ping"},
         ),
     )
-    answers = host.answers({1, 2, 3, 5})
+    answers = host.answers({1, 2, 3, 5, 7})
     assert not json.loads(answers[5])["result"]["isError"], answers[5]  # the session goes on
     rest = host.close()  # call 6 still runs: answered `cancelled` once the grace is over
     assert [json.loads(line)["id"] for line in rest] == [6], rest
