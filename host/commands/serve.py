@@ -195,8 +195,11 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
         await host.start()
         host.warm(key)
         early.answer_calls(_early_calls(host, config, key))
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the result when a
+        # cancellation (SIGTERM) arrives as the event is set, and the cancellation is lost.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(early.sdk_wanted.wait(), SDK_IDLE_S)
+            async with asyncio.timeout(SDK_IDLE_S):
+                await early.sdk_wanted.wait()
         log.info("loading the MCP SDK")
         await loop.run_in_executor(None, _load_stdio_server)
         _started()

@@ -47,19 +47,30 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _chromium_features() -> tuple[list[str], set[str]]:
-    """The `--disable-features` flags of the one Chromium this test process started, and the
-    features its helper processes were told are off (what Chromium made of those flags)."""
-    processes = [_process_args(pid) for pid in _descendants(os.getpid())]
-    browsers = [
-        args
-        for args in processes
+def _browsers() -> dict[int, list[str]]:
+    """The Chromium browser processes this test process started (a worker may hold others, of
+    earlier tests), by pid."""
+    found = {pid: _process_args(pid) for pid in _descendants(os.getpid())}
+    return {
+        pid: args
+        for pid, args in found.items()
         if "--remote-debugging-pipe" in args and not any(a.startswith("--type=") for a in args)
-    ]
-    assert len(browsers) == 1, browsers
-    flags = [a for a in browsers[0] if a.startswith(FLAG)]
-    helpers = [a for args in processes if any(b.startswith("--type=") for b in args) for a in args]
-    applied = {name for a in helpers if a.startswith(FLAG) for name in a[len(FLAG) :].split(",")}
+    }
+
+
+def _chromium_features(browser: int) -> tuple[list[str], set[str]]:
+    """The `--disable-features` flags of the Chromium `browser`, and the features its helper
+    processes were told are off (what Chromium made of those flags)."""
+    flags = [a for a in _process_args(browser) if a.startswith(FLAG)]
+    helpers = [_process_args(pid) for pid in _descendants(browser)]
+    applied = {
+        name
+        for args in helpers
+        if any(a.startswith("--type=") for a in args)
+        for a in args
+        if a.startswith(FLAG)
+        for name in a[len(FLAG) :].split(",")
+    }
     return flags, applied
 
 
@@ -83,10 +94,12 @@ async def _plain_and_hosts() -> tuple[list[str], list[str], tuple[list[str], set
         plain = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         control = await _omnibox_pages(plain)
         await plain.close()
+    before = set(_browsers())
     pool = BrowserPool(HostConfig())
     try:
         browser = await pool.browser()
-        return control, await _omnibox_pages(browser), _chromium_features()
+        (launched,) = set(_browsers()) - before
+        return control, await _omnibox_pages(browser), _chromium_features(launched)
     finally:
         await pool.close()
 
