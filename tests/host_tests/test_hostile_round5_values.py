@@ -278,32 +278,21 @@ def _one_line_refusal(done: subprocess.CompletedProcess[str], *words: str) -> st
 
 
 @pytest.mark.parametrize(
-    ("option", "value", "words"),
+    ("command", "option", "value", "words"),
     [
-        ("--max-connections", "2", "at least 8 (default 512)"),
-        ("--http-header-timeout", "nan", "0.5"),
+        ("serve --stdio", "--max-connections", "2", "at least 8 (default 512)"),
+        ("serve --stdio", "--http-header-timeout", "nan", "0.5"),
+        ("executor --bind 127.0.0.1:0", "--max-concurrent", "0", "at least 1 (default 16)"),
+        ("executor --bind 127.0.0.1:0", "--max-body-bytes", "10", "at least 1024"),
+        ("executor --bind 127.0.0.1:0", "--step-timeout-ms", "5", "at least 100"),
+        ("executor --bind 127.0.0.1:0", "--timeout-ms", "999999999", "at most 120000"),
     ],
 )
-def test_http_limits_out_of_range_are_refused_not_changed(
-    option: str, value: str, words: str
+def test_numbers_out_of_range_are_refused_not_changed(
+    command: str, option: str, value: str, words: str
 ) -> None:
     # Before: raised to the least allowed without a word.
-    _one_line_refusal(_serve(option, value), option, words)
-
-
-@pytest.mark.parametrize(
-    ("option", "value", "words"),
-    [
-        ("--max-concurrent", "0", "at least 1 (default 16)"),
-        ("--max-body-bytes", "10", "at least 1024"),
-        ("--step-timeout-ms", "5", "at least 100"),
-        ("--timeout-ms", "999999999", "at most 120000"),
-    ],
-)
-def test_executor_numbers_out_of_range_are_refused_not_changed(
-    option: str, value: str, words: str
-) -> None:
-    _one_line_refusal(_host("executor", "--bind", "127.0.0.1:0", option, value), option, words)
+    _one_line_refusal(_host(*command.split(), option, value), option, words)
 
 
 def test_a_port_in_use_stops_either_server_with_one_line() -> None:
