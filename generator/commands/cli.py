@@ -28,6 +28,7 @@ from generator.commands.pipeline import (
     up_to_date,
 )
 from generator.read.allowlist import GENERATE_KEYS, Allowlist, load_allowlist
+from generator.shared import allowlist_rules as rules
 from generator.shared.cache import Cache, default_cache_dir
 from generator.shared.diagnostics import ExitCode, GeneratorError, Level
 from generator.write import output, quick_check
@@ -243,24 +244,52 @@ def output_directory(raw: str, allowlist: Path) -> Path:
         raise GeneratorError(
             "--out is empty; name the output directory (the default is `generated`)."
         )
+    shown = raw if len(raw) <= 60 else raw[:57] + "..."
+    problem = rules.PATH.problem(raw)
+    if problem:
+        raise GeneratorError(f"--out {shown!r} {problem}.")
     out = Path(raw)
-    resolved = out.resolve()
-    allowlist_dir = allowlist.resolve().parent
-    reason = None
-    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
-        reason = "is the file system's root or your home directory"
-    elif (resolved / ".git").exists():
-        reason = "is the root of a repository"
-    elif resolved == allowlist_dir or resolved in allowlist_dir.parents:
-        reason = f"holds the allowlist ({allowlist})"
-    elif ".git" in resolved.parts:
-        reason = "is inside a .git folder"
+    try:
+        resolved = out.resolve()
+        length = len(os.fsencode(resolved))
+        reason = _output_problem(resolved, allowlist)
+    except OSError as error:  # a name longer than the file system's, in bytes
+        raise GeneratorError(
+            f"--out {shown} cannot be used ({error.strerror}); {_SHORTER}."
+        ) from None
+    if length > rules.MAX_PATH - _DEEPEST_OUTPUT:
+        raise GeneratorError(
+            f"--out {shown} is {length} bytes long as an absolute path; the files inside it "
+            f"need it at most {rules.MAX_PATH - _DEEPEST_OUTPUT}: {_SHORTER}."
+        )
     if reason:
         raise GeneratorError(
-            f"--out {raw} {reason}; the generator removes files it no longer produces there. "
+            f"--out {shown} {reason}; the generator removes files it no longer produces there. "
             "Choose a folder of its own, such as `generated`."
         )
     return out
+
+
+# The generated files lie at most this deep below the output folder (in bytes), with room to
+# spare: a longer output path leaves some of them past the system's 4096-byte path limit.
+_DEEPEST_OUTPUT = 1024
+
+
+_SHORTER = "choose a shorter path, such as `generated`"
+
+
+def _output_problem(resolved: Path, allowlist: Path) -> str | None:
+    """Why the generator may not own `resolved`, or None."""
+    allowlist_dir = allowlist.resolve().parent
+    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
+        return "is the file system's root or your home directory"
+    if (resolved / ".git").exists():
+        return "is the root of a repository"
+    if resolved == allowlist_dir or resolved in allowlist_dir.parents:
+        return f"holds the allowlist ({allowlist})"
+    if ".git" in resolved.parts:
+        return "is inside a .git folder"
+    return None
 
 
 def _with_generate_block(args: argparse.Namespace, allowlist: Allowlist) -> dict[str, str]:
@@ -354,20 +383,29 @@ def _python_api(allowlist: Allowlist, args: argparse.Namespace, cache: Cache) ->
         ) from None
 
 
-def run(argv: Sequence[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    args = parser().parse_args(arguments)
-    args.arguments = arguments
-    started = time.perf_counter()
+def check_options(args: argparse.Namespace) -> tuple[Allowlist, Path, tuple[str, ...] | None, Any]:
+    """The allowlist and every option that shapes the output, checked before anything is
+    resolved, started or written (no JVM, no network): the allowlist, its `generate:` block
+    filled in, the output folder, the output kinds and the Kotlin settings. Whatever the
+    allowlist's JSON Schema can say, this refuses alike (`tests/test_allowlist_agreement.py`)."""
     if args.lock_timeout < 0:
         raise GeneratorError("--lock-timeout must be 0 or more seconds.")
     allowlist = load_allowlist(args.allowlist)
     where = _with_generate_block(args, allowlist)
     expect_playwright(allowlist, args)
     out = output_directory(args.out, args.allowlist)
+    kinds, kotlin = _output_settings(args, where)
+    return allowlist, out, kinds, kotlin
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = parser().parse_args(arguments)
+    args.arguments = arguments
+    started = time.perf_counter()
+    allowlist, out, kinds, kotlin = check_options(args)
     cache = _cache(args)
     flags = f"strict={args.strict};mismatch={args.allow_version_mismatch}"
-    kinds, kotlin = _output_settings(args, where)
     if kinds is not None or kotlin is not None:
         flags += f";outputs={kinds};kotlin={kotlin}"
     inputs = gather(

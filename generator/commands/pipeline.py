@@ -25,6 +25,7 @@ from generator.read.python_api import PythonApiFiles, PythonSurface, locate_pyth
 from generator.render.template_dir import default_templates
 from generator.shared import typed_command
 from generator.shared.cache import Cache, sha256_bytes, sha256_file
+from generator.shared.confined_files import RefusedFile, read_under
 from generator.shared.diagnostics import Diagnostics, ExitCode, GeneratorError, Level
 from generator.shared.dist_version import dist_version
 from generator.shared.relative_paths import safe_relative
@@ -72,10 +73,26 @@ def _tree(root: Path, pattern: str) -> list[str]:
 
 
 def _tree_digest(root: Path, pattern: str) -> str:
-    parts = [
-        f"{p.relative_to(root).as_posix()}\0{sha256_file(p)}" for p in sorted(root.rglob(pattern))
-    ]
+    """SHA-256 over the files of `root` matching `pattern`, each read as templates are
+    (`shared/confined_files.py`: no symlink followed, no FIFO opened), so a custom template folder
+    cannot hang the run or leak a file before its templates are checked."""
+    parts = []
+    for path in sorted(root.rglob(pattern)):
+        name = path.relative_to(root).as_posix()
+        try:
+            data = read_under(root, name, _MAX_DIGESTED_BYTES)
+        except RefusedFile as refused:
+            raise GeneratorError(
+                f"template {name}: {refused}. Fix the template or restore the default templates/.",
+                ExitCode.USER_INPUT,
+            ) from None
+        parts.append(f"{name}\0{sha256_bytes(data)}")
     return sha256_bytes("\n".join(parts).encode())
+
+
+# A template is a page of text and a module of the generator far less than this; more is
+# refused by the template loader's own cap, with the template's name, before it matters here.
+_MAX_DIGESTED_BYTES = 16 << 20
 
 
 def gather(

@@ -368,4 +368,5 @@ def _on_the_wire(tool: Tool, entry: AllowlistEntry) -> Tool:
             dataclasses.replace(c, params=tuple(param(p) for p in c.params)) for c in tool.call
         ),
         java_options=options,
+        wire_renames=entry.wire_names,
     )

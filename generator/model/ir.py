@@ -149,6 +149,15 @@ class Tool:
     description_from: DescriptionFrom = "javadoc"
     trailblaze: str = ""
     """The allowlist's `trailblaze:` ("", "skip" or "replace"): see AllowlistEntry."""
+    wire_renames: tuple[tuple[str, str], ...] = ()
+    """The allowlist's `wireNames` applied to `params`: (Playwright's name, the name on the
+    wire) pairs, so that what the allowlist may rename can be said of the tool."""
+
+    @property
+    def playwright_param_names(self) -> tuple[str, ...]:
+        """The parameters by the names the allowlist's `wireNames` knows them by."""
+        back = {new: old for old, new in self.wire_renames}
+        return tuple(back.get(p.wire_name, p.wire_name) for p in self.params)
 
     @property
     def java_reference(self) -> str:

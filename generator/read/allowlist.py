@@ -8,6 +8,9 @@ from pathlib import Path
 
 import yaml
 
+from generator.shared import allowlist_rules as rules
+from generator.shared.allowlist_rules import MAX_NAME, TextRule
+from generator.shared.confined_files import RefusedFile, read_file, read_under
 from generator.shared.diagnostics import GeneratorError
 from generator.shared.names import ToolName, is_identifier
 from generator.shared.targets import TARGETS, Target
@@ -25,9 +28,13 @@ GENERATE_KEYS = (
 )
 # Options naming a path: read relative to the file that names them, not the current folder.
 GENERATE_PATHS = frozenset({"out", "templates"})
-# A tool name becomes file names (`<name>.tool.yaml`, its snake_case module); 64 characters keep
-# every one of them far below the 255-byte limit of the file systems the project supports.
-MAX_NAME = 64
+# The rule each `generate:` option's text follows here (the output kinds and the Trailblaze API
+# are checked with the command line's own options, whose lists live with the outputs).
+GENERATE_RULES: dict[str, TextRule] = {
+    "out": rules.PATH,
+    "templates": rules.PATH,
+    "kotlin-package": rules.KOTLIN_PACKAGE,
+}
 # The allowlist's JSON Schema, written into the output (`render.allowlist_schema`); JSON, so the
 # ledger knows it as the generator's by its `$comment` rather than a first line.
 SCHEMA_FILE = "allowlist.schema.json"
@@ -53,10 +60,9 @@ MAX_ALLOWLIST_BYTES = 4 << 20
 def tool_name_problem(name: str) -> str | None:
     """Why `name` cannot be a tool name, or None: it must start with a letter, hold only ASCII
     letters, digits and '_', be at most MAX_NAME long, and give identifiers after escaping."""
-    if len(name) > MAX_NAME:
-        return f"is {len(name)} characters long; at most {MAX_NAME} are allowed"
-    if not is_identifier(name) or not name[:1].isalpha() or not name.isascii():
-        return "must be an identifier (ASCII letters, digits and '_', starting with a letter)"
+    problem = rules.TOOL_NAME.problem(name)
+    if problem:
+        return problem
     tool = ToolName(name)
     if not is_identifier(tool.class_name) or not is_identifier(tool.module_name):
         return "does not give a Python class and module name"
@@ -147,16 +153,51 @@ def _scalar(path: str, node: yaml.Node, what: str) -> str:
     return str(node.value)
 
 
+_STR = "tag:yaml.org,2002:str"
+_KINDS = {
+    "tag:yaml.org,2002:bool": "a boolean",
+    "tag:yaml.org,2002:int": "a number",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:timestamp": "a date",
+}
+
+
+def _string(path: str, node: yaml.Node, key: str, rule: TextRule | None = None) -> str:
+    """The text of `key`'s value: a YAML string (quoted, or plain and not read as a number, a
+    boolean, a date or null), following `rule` when one is given; as the allowlist's schema
+    has it, so `out: 5` or `out: ~` is refused rather than turned into a folder named `5` or
+    `None`."""
+    value = _scalar(path, node, f"'{key}'")
+    problem = rule.problem(value) if rule is not None else None
+    if problem:
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        raise GeneratorError(f"{_where(path, node)}: '{key}' ({shown!r}) {problem}.")
+    if node.tag != _STR:
+        where = _where(path, node)
+        if node.tag.endswith(":null"):
+            raise GeneratorError(f"{where}: '{key}' is empty (null); give a value or leave it out.")
+        kind = _KINDS.get(node.tag, "not text")
+        raise GeneratorError(f"{where}: '{key}' is {kind}, not text; quote it: {key}: '{value}'.")
+    return value
+
+
 def _text(path: str, node: yaml.Node) -> str:
-    """A free-text value; it must be encodable (YAML's `\\ud800` escapes give lone surrogates)."""
-    text = _scalar(path, node, "'description'")
+    """A description: text with more than white space, with each pair of surrogate escapes
+    (`"\\ud83d\\ude00"`, as JSON writes a character past U+FFFF) read as the one character it
+    spells; a lone surrogate cannot be written to any output, so it is refused."""
+    text = _string(path, node, "description")
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
         raise GeneratorError(
             f"{_where(path, node)}: the description contains a lone surrogate (an escape such as \\ud800); "
             "write the character itself, or a valid pair."
         ) from None
+    if not rules.DESCRIPTION.matches(text):
+        raise GeneratorError(
+            f"{_where(path, node)}: 'description' is blank; write the tool's description, or "
+            "leave the key out to use the javadoc."
+        )
     return text
 
 
@@ -215,7 +256,7 @@ def _method_entry(
             f"{where}: the method name is {len(method)} characters long; no Playwright method "
             f"is longer than {MAX_NAME}."
         )
-    name = _scalar(path, fields["name"], "'name'") if "name" in fields else None
+    name = _string(path, fields["name"], "name") if "name" in fields else None
     if name is not None:
         problem = tool_name_problem(name)
         if problem:
@@ -242,7 +283,7 @@ def _method_entry(
 
 
 def _trailblaze(path: str, node: yaml.Node) -> str:
-    value = _scalar(path, node, "'trailblaze'")
+    value = _string(path, node, "trailblaze")
     if value not in TRAILBLAZE_CHOICES:
         raise GeneratorError(
             f"{_where(path, node)}: 'trailblaze' must be skip (leave the tool out of the "
@@ -261,12 +302,7 @@ def _wire_names(path: str, node: yaml.Node) -> tuple[tuple[str, str], ...]:
     pairs = []
     for key_node, value_node in node.value:
         key = _scalar(path, key_node, "a parameter name")
-        value = _scalar(path, value_node, f"the wire name of {key}")
-        if not is_identifier(value) or not value.isascii():
-            raise GeneratorError(
-                f"{_where(path, value_node)}: the wire name '{value}' of {key} must be an "
-                "identifier (ASCII letters, digits and '_'), for example 'script'."
-            )
+        value = _string(path, value_node, f"wireNames.{key}", rules.WIRE_NAME)
         pairs.append((key, value))
     if len({k for k, _ in pairs}) != len(pairs) or len({v for _, v in pairs}) != len(pairs):
         raise GeneratorError(
@@ -275,18 +311,23 @@ def _wire_names(path: str, node: yaml.Node) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def _read_yaml(path: Path, what: str) -> tuple[bytes, yaml.Node | None]:
-    """The bytes of `path` (capped) and its node tree; errors name the file, line and column."""
+def _read_yaml(
+    path: Path, what: str, named: tuple[Path, str] | None = None
+) -> tuple[bytes, yaml.Node | None]:
+    """The bytes of `path` (capped, a regular file) and its node tree; errors name the file,
+    line and column. With `named` (a folder and the name an allowlist gave the file in it), the
+    file is read by the rule of `shared/confined_files.py`: under that folder, no symlink
+    followed."""
     shown = path.name
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_ALLOWLIST_BYTES + 1)
-    except OSError as exc:
-        raise GeneratorError(f"{path}: cannot read the {what} ({exc.strerror}).") from None
-    if len(raw) > MAX_ALLOWLIST_BYTES:
-        raise GeneratorError(
-            f"{path}: the {what} is larger than {MAX_ALLOWLIST_BYTES >> 20} MiB; is it the right file?"
-        )
+        if named is None:
+            raw = read_file(path, MAX_ALLOWLIST_BYTES)
+        else:
+            raw = read_under(*named, MAX_ALLOWLIST_BYTES)
+    except RefusedFile as refused:
+        if refused.strerror:
+            raise GeneratorError(f"{path}: cannot read the {what} ({refused.strerror}).") from None
+        raise GeneratorError(f"{path}: the {what} {refused}.") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -308,15 +349,12 @@ def _generate_options(path: Path, node: yaml.Node) -> tuple[tuple[GenerateOption
     shown = path.name
     options_file = None
     if isinstance(node, yaml.ScalarNode):
-        named = _scalar(shown, node, "'generate'")
-        if not named.strip():
-            raise GeneratorError(
-                f"{_where(shown, node)}: 'generate' is empty; give a mapping of options "
-                f"({', '.join(GENERATE_KEYS)}) or the path of a YAML file holding one."
-            )
+        named = _string(shown, node, "generate", rules.RELATIVE_PATH)
         options_path = path.parent / named
         options_file = str(options_path)
-        _, loaded = _read_yaml(options_path, "options file named by 'generate'")
+        _, loaded = _read_yaml(
+            options_path, "options file named by 'generate'", (path.parent, named)
+        )
         if loaded is None:
             return (), options_file
         path, node = options_path, loaded
@@ -330,10 +368,10 @@ def _generate_options(path: Path, node: yaml.Node) -> tuple[tuple[GenerateOption
     for key, value_node in _known_keys(shown, node, GENERATE_KEYS).items():
         where = _where(shown, value_node)
         if isinstance(value_node, yaml.SequenceNode) and key == "outputs":
-            value = ",".join(_scalar(shown, item, "each output kind") for item in value_node.value)
+            value = ",".join(_string(shown, item, key) for item in value_node.value)
         else:
-            value = _scalar(shown, value_node, f"'{key}'")
-        if not value.strip() or "\0" in value:
+            value = _string(shown, value_node, key, GENERATE_RULES.get(key))
+        if not value.strip():
             raise GeneratorError(f"{where}: '{key}' is empty; give a value or leave the key out.")
         if key in GENERATE_PATHS and not Path(value).is_absolute():
             value = str(path.parent / value)
@@ -357,7 +395,7 @@ def load_allowlist(path: Path) -> Allowlist:
     for key in _TOP_KEYS:
         if key not in top:
             raise GeneratorError(f"{_where(shown, root)}: missing '{key}:'.")
-    version = _scalar(shown, top["playwright"], "'playwright'")
+    version = _string(shown, top["playwright"], "playwright", rules.VERSION)
     tools = top["tools"]
     if not isinstance(tools, yaml.SequenceNode):
         raise GeneratorError(

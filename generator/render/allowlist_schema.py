@@ -5,7 +5,9 @@ Guarantees: every method the surface report says can be a tool (a tool now, or "
 one `const` of `method`, with its description (the tool's, else why it is not listed yet);
 methods that can never be tools (events, callbacks, refusals) are not offered; the entry flags,
 the `playwright:` pin and the `generate:` block (its keys and output kinds) are described by the
-same names `allowlist.py` reads. The text is deterministic: keys sorted, methods in report order.
+same names `allowlist.py` reads, and every text value by the same rule the generator checks it
+with (`shared/allowlist_rules.py`); `wireNames` of a method that is a tool now may name only its
+parameters. The text is deterministic: keys sorted, methods in report order.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from typing import Any
 
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
-from generator.read.allowlist import GENERATE_KEYS, MAX_NAME, TRAILBLAZE_CHOICES
+from generator.read.allowlist import GENERATE_KEYS, GENERATE_RULES, TRAILBLAZE_CHOICES
+from generator.render.kotlin.trailblaze_api import APIS
+from generator.shared import allowlist_rules as rules
+from generator.shared.allowlist_rules import TextRule
 from generator.shared.json_text import dumps_indented
 from generator.shared.targets import TARGETS
 
@@ -41,28 +46,56 @@ def _methods(report: SurfaceReport, tools: list[Tool]) -> list[dict[str, str]]:
     return choices
 
 
+def _described(rule: TextRule, description: str) -> dict[str, Any]:
+    return {"description": description, **rule.schema()}
+
+
+def _wire_names_of_tools(tools: list[Tool]) -> list[dict[str, Any]]:
+    """For each tool, the parameters `wireNames` may name (not the locator's `selector`)."""
+    clauses = []
+    for tool in sorted(tools, key=lambda t: (t.target.prefix, t.java_method)):
+        names = [
+            n
+            for n in tool.playwright_param_names
+            if not (tool.target.selector_param and n == "selector")
+        ]
+        clauses.append(
+            {
+                "if": {
+                    "properties": {"method": {"const": f"{tool.target.prefix}.{tool.java_method}"}},
+                    "required": ["method", "wireNames"],
+                },
+                "then": {"properties": {"wireNames": {"propertyNames": {"enum": names}}}},
+            }
+        )
+    return clauses
+
+
 def allowlist_schema(
-    report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
+    report: SurfaceReport,
+    tools: list[Tool],
+    kinds: tuple[str, ...],
+    kinds_rule: TextRule,
+    generated_by: str,
 ) -> Any:
-    """The schema as a JSON value; `kinds` are the output kinds `generate: outputs` may name,
-    `generated_by` the generated-file notice (its `$comment`: JSON has no comment lines)."""
+    """The schema as a JSON value; `kinds` are the output kinds `generate: outputs` may name and
+    `kinds_rule` the rule its text follows, `generated_by` the generated-file notice (its
+    `$comment`: JSON has no comment lines)."""
     method = {"description": "<target>.<javaMethod>, exactly as Java spells it"}
     method["oneOf"] = _methods(report, tools)  # type: ignore[assignment]
     entry = {
         "type": "object",
         "additionalProperties": False,
         "required": ["method"],
+        "allOf": _wire_names_of_tools(tools),
         "properties": {
             "method": method,
-            "name": {
-                "description": "the tool's name (default: the target's prefix and the method)",
-                "type": "string",
-                "pattern": f"^[A-Za-z][A-Za-z0-9_]{{0,{MAX_NAME - 1}}}$",
-            },
-            "description": {
-                "description": "the tool's description for models (default: the javadoc)",
-                "type": "string",
-            },
+            "name": _described(
+                rules.TOOL_NAME, "the tool's name (default: the target's prefix and the method)"
+            ),
+            "description": _described(
+                rules.DESCRIPTION, "the tool's description for models (default: the javadoc)"
+            ),
             "surfaceToLlm": {
                 "description": "offer the tool to models (Trailblaze's surfaceToLlm)",
                 "type": "boolean",
@@ -81,27 +114,28 @@ def allowlist_schema(
                 "(wireNames: {expression: script})",
                 "type": "object",
                 "minProperties": 1,
-                "additionalProperties": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
+                "additionalProperties": rules.WIRE_NAME.schema(),
             },
         },
     }
-    kind = {"enum": ["all", *kinds]}
+    values: dict[str, Any] = {key: rule.schema() for key, rule in GENERATE_RULES.items()}
+    values["outputs"] = {
+        "oneOf": [
+            kinds_rule.schema(),
+            {"const": ["all"]},
+            {"type": "array", "minItems": 1, "items": {"enum": list(kinds)}},
+        ]
+    }
+    values["trailblaze-api"] = {"enum": sorted(APIS)}
     generate = {
         "description": "the options that shape the output (the command line overrides each), "
         "or the path of a YAML file holding them",
         "oneOf": [
-            {"type": "string", "minLength": 1},
+            rules.RELATIVE_PATH.schema(),
             {
                 "type": "object",
                 "additionalProperties": False,
-                "properties": {
-                    key: (
-                        {"oneOf": [{"type": "string"}, {"type": "array", "items": kind}]}
-                        if key == "outputs"
-                        else {"type": "string", "minLength": 1}
-                    )
-                    for key in GENERATE_KEYS
-                },
+                "properties": {key: values[key] for key in GENERATE_KEYS},
             },
         ],
     }
@@ -113,11 +147,9 @@ def allowlist_schema(
         "additionalProperties": False,
         "required": ["playwright", "tools"],
         "properties": {
-            "playwright": {
-                "description": "the Playwright release the tools are generated for",
-                "type": "string",
-                "pattern": r"^[0-9]+\.[0-9]+\.[0-9]+$",
-            },
+            "playwright": _described(
+                rules.VERSION, "the Playwright release the tools are generated for"
+            ),
             "generate": generate,
             "tools": {
                 "type": "array",
@@ -128,7 +160,11 @@ def allowlist_schema(
 
 
 def schema_text(
-    report: SurfaceReport, tools: list[Tool], kinds: tuple[str, ...], generated_by: str
+    report: SurfaceReport,
+    tools: list[Tool],
+    kinds: tuple[str, ...],
+    kinds_rule: TextRule,
+    generated_by: str,
 ) -> str:
-    schema = allowlist_schema(report, tools, kinds, generated_by)
+    schema = allowlist_schema(report, tools, kinds, kinds_rule, generated_by)
     return dumps_indented(schema, 1) + "\n"

@@ -24,6 +24,7 @@ from generator.render import views
 from generator.render.allowlist_schema import schema_text
 from generator.render.kotlin.settings import JSON_HELPER_FILE, KotlinSettings
 from generator.render.manifest import build_manifest, manifest_text
+from generator.shared.allowlist_rules import TextRule, word_list
 
 if TYPE_CHECKING:
     from generator.render.kotlin.shim import Refusal as KotlinRefusal
@@ -321,7 +322,10 @@ OUTPUTS: tuple[Output, ...] = (
         "SURFACE.md.j2",
         "SURFACE.md",
     ),
-    Written(SCHEMA_FILE, lambda m: schema_text(m.report, list(m.tools), KINDS, m.generated_by)),
+    Written(
+        SCHEMA_FILE,
+        lambda m: schema_text(m.report, list(m.tools), KINDS, KINDS_RULE, m.generated_by),
+    ),
     Written(
         "manifest.json",
         lambda m: manifest_text(
@@ -342,17 +346,23 @@ KINDS: tuple[str, ...] = ("python", "yaml", "typescript", "trailblaze")
 DEFAULT_KINDS: tuple[str, ...] = ("python", "yaml", "typescript")
 
 
+KINDS_RULE: TextRule = word_list(KINDS, "all", f"output kinds from {', '.join(KINDS)}, or all")
+"""`--outputs` and `generate: outputs` as text: the allowlist's schema carries the same rule."""
+
+
 def parse_kinds(text: str) -> tuple[str, ...]:
     """`--outputs`: a comma-separated list of `KINDS`, or `all`; in `KINDS` order."""
-    names = {n.strip() for n in text.split(",") if n.strip()}
+    names = {n.strip() for n in text.split(",")}
     if names == {"all"}:
         return KINDS
-    unknown = sorted(names - set(KINDS))
-    if unknown or not names:
-        raise ValueError(
-            f"unknown output kind(s) {', '.join(unknown) or '(none given)'}; "
-            f"choose from {', '.join(KINDS)}, or all"
+    if not KINDS_RULE.matches(text):
+        unknown = sorted(names - set(KINDS))
+        problem = (
+            f"unknown output kind(s) {', '.join(unknown)}"
+            if unknown and unknown != [""]
+            else "an empty output kind"
         )
+        raise ValueError(f"{problem}; choose from {', '.join(KINDS)}, or all (alone)")
     return tuple(k for k in KINDS if k in names)
 
 

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import jinja2.sandbox
 from jinja2.exceptions import SecurityError
+from jinja2.loaders import split_template_path
 
 from generator.render.template_dir import default_templates
 from generator.render.writers.python import string_literal
 from generator.render.yaml_text import yaml_block, yaml_scalar
+from generator.shared.confined_files import RefusedFile, read_under
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 if TYPE_CHECKING:
@@ -38,25 +40,30 @@ def markdown_cell(text: str) -> str:
 MAX_TEMPLATE_BYTES = 1 << 20
 
 
-class _BoundedLoader(jinja2.FileSystemLoader):
-    """A file loader that refuses templates that are not UTF-8 or are larger than the limit,
-    naming the template, instead of reading without bound or failing with a decoding traceback."""
+class _ConfinedLoader(jinja2.FileSystemLoader):
+    """Jinja's file loader, listing as it does, but reading each template by the rule of
+    `shared/confined_files.py`: a regular file under the template folder, no symlink followed at
+    any depth, never a FIFO or device, at most MAX_TEMPLATE_BYTES, UTF-8. A template folder
+    is code from outside the project, so `toolset.yaml.j2 -> /proc/self/environ` is refused
+    naming the template, never rendered into the output (nor into `--check`'s diff)."""
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        name = "/".join(split_template_path(template))
         for folder in self.searchpath:
-            path = Path(folder) / template
-            if path.is_file():
-                if path.stat().st_size > MAX_TEMPLATE_BYTES:
-                    raise _template_error(
-                        template, None, f"larger than {MAX_TEMPLATE_BYTES >> 20} MiB"
-                    )
-                try:
-                    return super().get_source(environment, template)
-                except UnicodeDecodeError as exc:
-                    raise _template_error(
-                        template, None, f"not UTF-8 (byte {exc.object[exc.start]:#x})"
-                    ) from None
-        return super().get_source(environment, template)
+            try:
+                raw = read_under(Path(folder), name, MAX_TEMPLATE_BYTES)
+            except RefusedFile as refused:
+                if refused.missing:
+                    continue  # not overridden here: the next folder's (the built-in one)
+                raise _template_error(template, None, str(refused)) from None
+            try:
+                source = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise _template_error(
+                    template, None, f"not UTF-8 (byte {raw[exc.start]:#x})"
+                ) from None
+            return source, os.path.normpath(os.path.join(folder, name)), lambda: True
+        raise jinja2.TemplateNotFound(template)
 
 
 def _template_error(template: str, line: int | None, problem: str) -> GeneratorError:
@@ -75,10 +82,10 @@ def _loader(template_dir: Path) -> jinja2.BaseLoader:
             "(only the ones it holds replace the built-in templates).",
             ExitCode.USER_INPUT,
         )
-    own = _BoundedLoader(str(template_dir))
+    own = _ConfinedLoader(str(template_dir))
     if template_dir.resolve() == built_in.resolve():
         return own
-    return jinja2.ChoiceLoader([own, _BoundedLoader(str(built_in))])
+    return jinja2.ChoiceLoader([own, _ConfinedLoader(str(built_in))])
 
 
 # The largest value `*` and `**` may build in a template: far above any real output, far below

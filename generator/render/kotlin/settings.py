@@ -3,46 +3,13 @@ that a run that writes no Kotlin does not load it."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi
+from generator.shared.allowlist_rules import KOTLIN_KEYWORDS, KOTLIN_PACKAGE
 
 DEFAULT_PACKAGE = "xyz.block.trailblaze.playwright.generated"
-# Kotlin's hard keywords: not usable as identifiers without backticks.
-KEYWORDS = frozenset(
-    [
-        "as",
-        "break",
-        "class",
-        "continue",
-        "do",
-        "else",
-        "false",
-        "for",
-        "fun",
-        "if",
-        "in",
-        "interface",
-        "is",
-        "null",
-        "object",
-        "package",
-        "return",
-        "super",
-        "this",
-        "throw",
-        "true",
-        "try",
-        "typealias",
-        "typeof",
-        "val",
-        "var",
-        "when",
-        "while",
-    ]
-)
-_QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+KEYWORDS = KOTLIN_KEYWORDS
 # The file of the JSON helpers every shim uses (`jsonToJava`), beside the shims.
 JSON_HELPER_FILE = "GeneratedJson"
 
@@ -66,11 +33,8 @@ class KotlinSettings:
                 f"--trailblaze-api {self.trailblaze_api!r} is not a Trailblaze API this generator "
                 f"knows; choose one of {', '.join(sorted(APIS))}"
             )
-        if not _QUALIFIED.match(self.package) or any(
-            p in KEYWORDS for p in self.package.split(".")
-        ):
-            return (
-                f"--kotlin-package {self.package!r} is not a Kotlin package name; use dot-separated "
-                "identifiers that are not keywords, such as com.example.tools"
-            )
+        problem = KOTLIN_PACKAGE.problem(self.package)
+        if problem:
+            shown = self.package if len(self.package) <= 60 else self.package[:57] + "..."
+            return f"--kotlin-package {shown!r} {problem}"
         return None
