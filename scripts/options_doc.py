@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.commands import cli as generator_cli
+from generator.commands import arguments as generator_cli
 from generator.review import bump as generator_bump
 from host.commands import cli as host_cli
 from host.settings.config_file import config_key

@@ -17,7 +17,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from generator.commands.cli import check_options, parser
+from generator.commands.arguments import parser
+from generator.commands.run_options import check_options
 from generator.shared.diagnostics import ExitCode, GeneratorError
 
 PIN = "playwright: 1.63.0\n"

@@ -184,7 +184,7 @@ def test_a_stale_options_md_fails_the_check_and_is_rewritten(tmp_path: Path) -> 
 
 
 def test_options_md_lists_every_option_of_every_command() -> None:
-    from generator.commands.cli import diff_parser, parser
+    from generator.commands.arguments import diff_parser, parser
     from host.commands.cli import CONFIG_COMMANDS, build_parser, subcommands
     from host.settings.config_file import config_key
 
@@ -213,7 +213,7 @@ def test_options_md_lists_every_option_of_every_command() -> None:
 def test_every_parser_of_the_generator_cli_is_documented() -> None:
     """A new `python -m generator` subcommand (its `<name>_parser()` beside `parser()` and
     `diff_parser()`) fails here until it is one line in GENERATOR_PARSERS."""
-    import generator.commands.cli
+    import generator.commands.arguments
 
     spec = importlib.util.spec_from_file_location("options_doc", OPTIONS_DOC)
     assert spec is not None and spec.loader is not None
@@ -226,7 +226,7 @@ def test_every_parser_of_the_generator_cli_is_documented() -> None:
     listed = {make.__name__ for _, make in module.GENERATOR_PARSERS}
     defined = {
         name
-        for name, value in vars(generator.commands.cli).items()
+        for name, value in vars(generator.commands.arguments).items()
         if callable(value) and (name == "parser" or name.endswith("_parser"))
     }
     assert {"parser", "diff_parser"} <= defined
