@@ -169,7 +169,8 @@ def answer(argv: Sequence[str]) -> int | None:
     if not isinstance(out, str) or not isinstance(shown, str):
         return None  # a stamp of an older generator: the full run decides
     try:
-        fd = os.open(out, os.O_RDONLY)
+        # O_DIRECTORY: `out` swapped for a FIFO is refused, not waited on for ever.
+        fd = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
         return None
     try:
