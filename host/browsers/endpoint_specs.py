@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
-from host.shared.masking import mask
+from host.shared.masking import mask, spelled
 
 if TYPE_CHECKING:
     from host.settings.config import HostConfig
@@ -119,7 +119,9 @@ def hide_credentials(text: str, spec: EndpointSpec) -> str:
         hidden |= {userinfo + "@": "***@", unquote(userinfo) + "@": "***@"}
     if parts.password:
         hidden |= {parts.password: "***", unquote(parts.password): "***"}
-    return mask(text, hidden)  # the secrets' one rule: one pass, the longest first
+    # The secrets' one rule (one pass, the longest first), each in every spelling it may be
+    # quoted in (an error may show the URL percent-encoded or JSON-escaped).
+    return mask(text, spelled(hidden))
 
 
 def _hide(text: str) -> str:

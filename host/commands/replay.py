@@ -10,6 +10,7 @@ registry as the host's; the first failure stops the run and is printed with its 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -17,7 +18,7 @@ from host.calls.registry import ToolRegistry
 from host.settings.config import HostConfig
 from host.settings.limits import check_arguments
 from host.shared.errors import HostError
-from host.shared.masking import mask, too_short
+from host.shared.masking import mask, secret_masks, too_short
 from host.trails.locators import as_code
 from host.trails.trail import SECRET, Step, Trail, TrailError
 
@@ -113,8 +114,9 @@ class ShortSecretError(ValueError):
     """A secret the trail types whose value is too short to mask in what replay prints."""
 
 
-def secrets_of(trail: Trail, environ: dict[str, str]) -> dict[str, str]:
-    """The values of the secrets the trail names, each with its `${NAME}` (to scrub output);
+def secrets_of(trail: Trail, environ: dict[str, str]) -> Mapping[str, str]:
+    """Every spelling of the values of the secrets the trail names, each with its `${NAME}` (to
+    scrub output, as the host scrubs: host/shared/masking.py's `secret_masks`);
     ShortSecretError naming the first (by name) whose value is too short to mask."""
     names = sorted({n for step in trail.steps for n in SECRET.findall(str(step.arguments))})
     for name in names:
@@ -123,10 +125,10 @@ def secrets_of(trail: Trail, environ: dict[str, str]) -> dict[str, str]:
             raise ShortSecretError(
                 f"{short} (the trail types it; its value comes from the environment or --secrets)"
             )
-    return {environ[n]: "${" + n + "}" for n in names if environ.get(n)}
+    return secret_masks({n: environ[n] for n in names if environ.get(n)})
 
 
-def scrub(text: str, secrets: dict[str, str]) -> str:
+def scrub(text: str, secrets: Mapping[str, str]) -> str:
     """`text` with each secret value shown as its `${NAME}`, as the host masks (one rule)."""
     return mask(text, secrets)
 
@@ -135,7 +137,7 @@ async def run(
     trail: Trail,
     config: HostConfig,
     checked: list[Checked],
-    secrets: dict[str, str],
+    secrets: Mapping[str, str],
     out: TextIO = sys.stdout,
 ) -> int:
     """Run the checked steps in one fresh session; the exit status. Nothing printed holds a

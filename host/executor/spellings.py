@@ -5,18 +5,22 @@ form submission encodes it (`~` is `%7E`, a space `+`), in UTF-8 or in the page'
 (`é` is `%E9` on a windows-1252 page), a character that charset cannot hold sent as a numeric
 character reference (`&#20013;`, percent-encoded as `%26%2320013%3B`), percent-encoded again
 (`%257E`: a URL in another URL's query); HTML-escaped or as character references in markup;
-JSON-escaped; with runs of whitespace folded into one space. Instead of a pattern per spelling,
-the text is decoded: each view undoes one combination of those encodings over the whole text,
-every escape on its own (so a mix of spellings in one value decodes as well as a uniform one),
-and keeps, for each character it holds, the span of the text it came from. A value then shows as
-itself in at least one view, where one automaton over every value finds it.
+JSON-escaped; backslash-escaped as a Python repr or a cookie quoted by Python's http.cookies
+(`\\xa0`, octal `\\351`); one escape inside another (markup in JSON, JSON in JSON); with runs
+of whitespace folded into one space. Instead of a pattern per spelling, the text is decoded: each
+view undoes one combination of those encodings over the whole text, every escape on its own (so
+a mix of spellings in one value decodes as well as a uniform one), and keeps, for each character
+it holds, the span of the text it came from. A value then shows as itself in at least one view,
+where one automaton over every value finds it. Every spelling host/shared/masking.py's
+`spellings` lists (what the host's `--secrets` masking covers) is one of these.
 
-The views: the text as it is; markup and JSON escapes decoded; percent-escapes decoded (any
-number of `%25` levels at once, or exactly one level, so that a value holding `%41` is still
-found) in each charset, each with and without markup decoded after. Whitespace and `+` fold to
-one space in every view, and in the values (`canonical`). Each view costs one pass over the text;
-views that decode to the same text are kept once, so a text without `%`, `&` or a backslash has
-one view, and only percent-encoded bytes above 0x7F make the charsets differ.
+The views: the text as it is; markup and backslash escapes decoded (once, and again where that
+left an escape); percent-escapes decoded (any number of `%25` levels at once, or exactly one
+level, so that a value holding `%41` is still found) in each charset, each with and without
+markup decoded after. Whitespace and `+` fold to one space in every view, and in the values
+(`canonical`). Each view costs one pass over the text; views that decode to the same text are
+kept once, so a text without `%`, `&` or a backslash has one view, and only percent-encoded
+bytes above 0x7F make the charsets differ.
 
 The one spelling not decoded: a value whose characters are percent-encoded each in a different
 charset (no encoder produces it; the single pattern this replaces also matched that).
@@ -69,18 +73,23 @@ _HIGH_BYTE = re.compile(r"%(?:25)*[89A-Fa-f][0-9A-Fa-f]")
 _MARKUP_SOURCE = (
     r"&#0*([0-9]{1,7});|&#[xX]0*([0-9A-Fa-f]{1,6});|&([A-Za-z][A-Za-z0-9]{1,31});"
     r"|\\u([dD][89abAB][0-9A-Fa-f]{2})\\u([dD][c-fC-F][0-9A-Fa-f]{2})|\\u([0-9A-Fa-f]{4})"
-    r'|\\(["/bfnrt%s])'
+    r"|\\x([0-9A-Fa-f]{2})|\\U([0-9A-Fa-f]{8})|\\([0-7]{3})"
+    r'|\\(["\'/bfnrt%s])'
 )
+"""Markup's character references, JSON's escapes, and the backslash escapes of a Python repr and
+of a cookie as Python's http.cookies quotes it (`\\xa0`, `\\U0001f600`, octal `\\351`, `\\'`)."""
 _MARKUP = re.compile(_MARKUP_SOURCE % r"\\")
 _MARKUP_BUT_BACKSLASH = re.compile(_MARKUP_SOURCE % "")
 """Also used where a backslash is followed by an escape: a backslash typed as it is then reads
 as one, and the escape after it as itself."""
 _NAMED = {**name2codepoint, "apos": ord("'")}
 _JSON_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r"}
+_JSON_ESCAPES["'"] = "'"  # a Python repr's
 _JSON_ESCAPES["t"] = "\t"
 _WHITESPACE = re.compile(r"[\s+]+")
 _PARTIAL_ESCAPE = re.compile(
-    r"(?:%(?:25)*[0-9A-Fa-f]?|&#?[xX]?[0-9A-Za-z]{0,31}|\\(?:u[0-9A-Fa-f]{0,3})?)\Z"
+    r"(?:%(?:25)*[0-9A-Fa-f]?|&#?[xX]?[0-9A-Za-z]{0,31}"
+    r"|\\(?:u[0-9A-Fa-f]{0,3}|x[0-9A-Fa-f]?|U[0-9A-Fa-f]{0,7}|[0-7]{1,2})?)\Z"
 )
 """The start of an escape at the very end of a text, cut before the escape was complete."""
 
@@ -159,15 +168,17 @@ def _substitute(
 
 
 def _markup_char(match: re.Match[str]) -> str:
-    decimal, hexadecimal, name, high, low, unit, escape = match.groups()
+    decimal, hexadecimal, name, high, low, unit, byte, wide, octal, escape = match.groups()
     if escape is not None:
         return _JSON_ESCAPES[escape]
+    if octal is not None:
+        return chr(int(octal, 8))
     if high is not None:
         return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + int(low, 16) - 0xDC00)
     if name is not None:
         point = _NAMED.get(name)
         return "" if point is None else chr(point)
-    point = int(decimal) if decimal is not None else int(hexadecimal or unit, 16)
+    point = int(decimal) if decimal is not None else int(hexadecimal or unit or byte or wide, 16)
     return chr(point) if point <= 0x10FFFF else ""
 
 
@@ -255,7 +266,11 @@ def views(text: str, charsets: tuple[str, ...] = CHARSETS) -> list[View]:
     for view in decoded:
         candidates = [view]
         if "&" in view.text or "\\" in view.text:
-            candidates.append(_substitute(view, _MARKUP, _markup_char))
+            once = _substitute(view, _MARKUP, _markup_char)
+            candidates.append(once)
+            if once.text != view.text and ("&" in once.text or "\\" in once.text):
+                # An escape inside another: markup in JSON (Go's `\u0026amp;`), JSON in JSON.
+                candidates.append(_substitute(once, _MARKUP, _markup_char))
         if "\\\\" in view.text:
             candidates.append(_substitute(view, _MARKUP_BUT_BACKSLASH, _markup_char))
         for candidate in candidates:

@@ -3,8 +3,9 @@
 a text that is a secret's name and nothing else (`X-PASSWORD`), as @playwright/mcp takes it.
 
 Guarantees: `reveal` is the only way from a name to a value, and only typing tools call it;
-`scrub` replaces every occurrence of every value (longest first) with its `${NAME}`, so a result,
-an error, a log line or a snapshot that would show a value shows the name instead; a value too
+`scrub` replaces every occurrence of every value (longest first) with its `${NAME}`, in each
+spelling the value takes in a URL, a form, a cookie, JSON or markup, so a result, an error, a log
+line or a snapshot that would show a value shows the name instead; a value too
 short to mask that way (host/shared/masking.py: under 4 characters) is refused when the file is
 read, naming it. A text that
 names an unknown secret (`${NAME}` in the dotenv's naming style) is refused, not typed literally.
@@ -13,6 +14,7 @@ Values are never part of a repr.
 
 from __future__ import annotations
 
+import codecs
 import logging
 import re
 import traceback
@@ -23,13 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from host.shared.errors import HostError
-from host.shared.masking import mask, too_short
+from host.shared.masking import Spelled, mask, secret_masks, too_short
 
 MAX_SECRETS_BYTES = 256 * 1024
 MAX_SECRETS = 256
 # `-` as well: @playwright/mcp's dotenv files name secrets such as `X-PASSWORD`.
 _NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
 _REFERENCE = re.compile(r"\$\{(" + _NAME + r")\}")
+_BOM = "\ufeff"
 _LINE = re.compile(r"\s*(?:export\s+)?(" + _NAME + r")\s*=\s*(.*?)\s*")
 
 
@@ -71,15 +74,16 @@ class Secrets:
         return _REFERENCE.sub(value, text)
 
     def scrub(self, text: str) -> str:
-        """`text` with every secret value shown as its `${NAME}` (host/shared/masking.py's rule,
-        the one `host replay` follows too)."""
+        """`text` with every secret value shown as its `${NAME}`, in every spelling a page or a
+        server gives it (percent-encoded in a URL or a form, quoted in a cookie, escaped in JSON
+        or markup: host/shared/masking.py's `spellings`), by the rule `host replay` follows too."""
         if not self.values:
             return text
         return mask(text, self._masks)
 
     @cached_property
-    def _masks(self) -> dict[str, str]:
-        return {value: "${" + name + "}" for name, value in self.values.items()}
+    def _masks(self) -> Spelled:
+        return secret_masks(self.values)
 
     def scrub_json(self, value: object) -> object:
         """A JSON value with `scrub` applied to every string in it, keys too; a `Rendered` stays
@@ -111,24 +115,40 @@ def _scrub_json(secrets: Secrets, value: object) -> object:
 
 def read_secrets(path: Path, warnings: list[str] | None = None) -> Secrets:
     """The secrets of a dotenv file (`NAME=value`, `export NAME=value`, `#` comments, values in
-    single or double quotes); raises SecretsFileError naming the file and line. A name with an
-    empty value is skipped (there is nothing to mask; @playwright/mcp skips it too) and a
-    warning naming it is added to `warnings`; the others are read as usual."""
+    single or double quotes; UTF-8, one byte-order mark at its start skipped); raises
+    SecretsFileError naming the file and line (a byte-order mark anywhere else, named as one).
+    A name with an empty value is skipped (there is nothing to mask; @playwright/mcp skips it
+    too) and a warning naming it is added to `warnings`; the others are read as usual."""
     option = "--secrets"
     try:
         if not path.is_file():
             raise SecretsFileError(f"{option}: {path} is not a file; give a dotenv file")
         if path.stat().st_size > MAX_SECRETS_BYTES:
             raise SecretsFileError(f"{option}: {path} is larger than {MAX_SECRETS_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as error:
         raise SecretsFileError(f"{option}: cannot read {path}: {error.strerror}") from None
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise SecretsFileError(
+            f"{option}: {path} is UTF-16 text (it starts with a UTF-16 byte-order mark); save "
+            "it as UTF-8"
+        )
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise SecretsFileError(f"{option}: {path} is not UTF-8 text") from None
+    # Editors on Windows start a UTF-8 file with a byte-order mark; dotenv readers skip it.
+    text = text.removeprefix(_BOM)
     values: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        if _BOM in line:
+            # Anywhere else it is invisible in an editor and would be typed as part of a value.
+            raise SecretsFileError(
+                f"{option}: {path}:{number} holds a byte-order mark (U+FEFF) at column "
+                f"{line.index(_BOM) + 1}; it is allowed only at the start of the file: remove it"
+            )
         match = _LINE.fullmatch(line)
         if match is None:
             raise SecretsFileError(
