@@ -516,3 +516,20 @@ def test_tracing_says_so_when_the_operator_traces_every_session(tmp_path: Path) 
     start, stop = asyncio.run(scenario())
     assert "--save-trace" in failed(start, "tracing_active")
     assert "--save-trace" in failed(stop, "tracing_active")
+
+
+def test_a_click_that_finds_no_element_names_the_click(tmp_path: Path) -> None:
+    """A click first checks whether its element opens a new tab, and that check is what waits:
+    its timeout named `Locator.evaluate`, a method the caller never asked for (in a result and
+    in replay). It names the click now, as type and hover name their own methods."""
+
+    async def scenario() -> tuple[str, str]:
+        async with Host(host_config(action_timeout=0.5)) as host:
+            value(await host.call("k", "browser_navigate", {"url": data_url(FORM)}))
+            clicked = await host.call("k", "browser_click", {"target": "#nope"})
+            hovered = await host.call("k", "browser_hover", {"target": "#nope"})
+            return failed(clicked, "playwright_error"), failed(hovered, "playwright_error")
+
+    clicked, hovered = asyncio.run(scenario())
+    assert "Locator.click: Timeout" in clicked and "Locator.evaluate" not in clicked, clicked
+    assert "Locator.hover: Timeout" in hovered, hovered
