@@ -10,7 +10,8 @@ inherits. `os.environ` is never changed, so no other driver or subprocess sees t
 loads Playwright's bundled code, about 0.3 s of the host's start, and with the code V8 compiled
 on an earlier start kept on disk that is about 70 ms less. What is kept there is code Node runs,
 as Python runs what `__pycache__` holds, so the folder is used only when it is this user's own and
-writable by nobody else. A `NODE_COMPILE_CACHE` of the user's is left as it is, and Node's own
+writable by nobody else, and so is the host's cache folder above it (the rule every cache of the
+host follows: `host.shared.cache_folder.private_folder`). A `NODE_COMPILE_CACHE` of the user's is left as it is, and Node's own
 `NODE_DISABLE_COMPILE_CACHE=1` turns the cache off.
 """
 
@@ -19,11 +20,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from host.shared.cache_folder import host_cache
+from host.shared.cache_folder import host_cache, private_folder
 
 _EXTRA_ENV: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
     "playwright_driver_extra_env", default=None
@@ -84,29 +84,12 @@ def compile_cache_folder() -> Path | None:
     return host_cache("node-compile-cache")
 
 
-def _private_folder(folder: Path) -> bool:
-    """Make `folder` (mode 0700) if it is missing; whether it is then a directory of this user's
-    that nobody else can write to (a symlink is not followed, and is refused)."""
-    with contextlib.suppress(OSError):
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        folder.mkdir(mode=0o700, exist_ok=True)
-    try:
-        status = folder.lstat()
-    except OSError:
-        return False
-    return (
-        stat.S_ISDIR(status.st_mode)
-        and status.st_uid == os.geteuid()
-        and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    )
-
-
 def compile_cache_env(folder: Path | None = None) -> dict[str, str]:
     """`NODE_COMPILE_CACHE` for a driver: `folder` (by default `compile_cache_folder()`) when it
     is private, nothing when the user set the variable or the folder cannot be private."""
     if "NODE_COMPILE_CACHE" in os.environ:
         return {}
     folder = folder or compile_cache_folder()
-    if folder is None or not _private_folder(folder):
+    if folder is None or not private_folder(folder, make=True):
         return {}
     return {"NODE_COMPILE_CACHE": str(folder)}

@@ -5,13 +5,20 @@ Playwright are imported, and the command line (`cli`) runs meanwhile.
 Guarantees: the driver is started early only for `serve --stdio` with none of the options that
 may bring a browser from elsewhere or change the driver's environment (`NOT_EARLY`, abbreviated
 or not), nor `--help`; whatever is started early and not used by the host is killed and reaped
-before `main` returns, however it returns.
+before `main` returns, however it returns. For `serve`, a SIGTERM is handled from the first thing
+`main` does, before anything is imported or started: one that arrives while the host starts ends
+it as one that arrives while it serves does, with status 0 and nothing left running (the driver
+started early killed and reaped); once serving, the serving loop takes SIGTERM over
+(`host.commands.serve`).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Sequence
+
+from host.commands.terminate import exit_cleanly
 
 NOT_EARLY = (
     "--browser-endpoint",
@@ -42,7 +49,11 @@ def starts_driver_early(arguments: Sequence[str]) -> bool:
 
 def main() -> int:
     """The command line (`host.commands.cli.main`), Playwright's driver started ahead of it
-    when `starts_driver_early`."""
+    when `starts_driver_early`; for `serve`, SIGTERM handled before either."""
+    if sys.argv[1:2] == ["serve"]:
+        # First: a SIGTERM in the start (a second, several under load) found Python's default,
+        # which ended the host at once, before `discard()` could stop the driver started early.
+        signal.signal(signal.SIGTERM, exit_cleanly)
     from host.browsers import early_driver
 
     if starts_driver_early(sys.argv[1:]):

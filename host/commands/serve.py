@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from host.calls.registry import ToolRegistry
 from host.commands.serve_options import TOKEN_ENV, config_from
+from host.commands.terminate import exit_cleanly
 from host.settings.browser_options import OptionError
 from host.settings.config import HostConfig
 from host.settings.config_file import where_set
@@ -110,14 +111,10 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     # uvicorn handles SIGTERM (graceful shutdown, the host closes its browser), then re-raises
     # it once done; this handler turns that into a normal exit with status 0.
-    signal.signal(signal.SIGTERM, _exit_cleanly)
+    signal.signal(signal.SIGTERM, exit_cleanly)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve_http(config, registry, sock))
     return 0
-
-
-def _exit_cleanly(signum: int, frame: object) -> None:
-    raise SystemExit(0)
 
 
 def _starting() -> None:
@@ -148,6 +145,21 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     """Serve MCP on stdin/stdout until the client is gone (stdin at EOF, stdout closed) or a
     SIGTERM/SIGINT arrives; then close every session, the browser and the driver, within
     `SHUTDOWN_LIMIT_S`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    stopping: list[str] = []
+
+    def on_signal(signum: int) -> None:
+        if not stopping:  # a second signal during the (bounded) shutdown changes nothing
+            stopping.append(signal.Signals(signum).name)
+            task.cancel()
+
+    # First, so that no moment is left between `host.commands.entry`'s handler, which raises,
+    # and this one, which stops the host as serving does (a cancellation: the launch under way
+    # is stopped, the browser and the driver closed).
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, on_signal, signum)
     from host.browsers.browser import BrowserPool
     from host.sessions.keys import SessionKey
     from host.transports.early_answers import AnswerCache, EarlyResponder, base_key
@@ -164,18 +176,6 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     # the first call waits for.
     pool = BrowserPool(config)
     pool.launch_soon()
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
-    assert task is not None
-    stopping: list[str] = []
-
-    def on_signal(signum: int) -> None:
-        if not stopping:  # a second signal during the (bounded) shutdown changes nothing
-            stopping.append(signal.Signals(signum).name)
-            task.cancel()
-
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, on_signal, signum)
     wire = StdioWire(config.max_body_bytes)
     # What the client asks first (initialize, tools/list) is answered from answers an earlier
     # start kept, and its calls by the host, before the SDK is loaded

@@ -4,15 +4,20 @@
 Guarantees: the file's options are read as if given before the command line's, so the command
 line wins (a repeatable option given on the command line replaces the file's list); an unknown
 key, a value of the wrong kind, or a value the option refuses is a `ConfigFileError` naming the
-key and the file, raised before anything starts.
+key and the file, raised before anything starts. So is a key given twice in one mapping, at any
+depth, in YAML or JSON (both would silently keep the last one): the message names its line.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import json.decoder
+import json.scanner
+import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -111,17 +116,24 @@ def _load(path: Path) -> dict[object, object]:
         raise ConfigFileError(f"{CONFIG_OPTION}: cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigFileError(f"{CONFIG_OPTION}: {path} is not UTF-8 text") from None
+    kind = "JSON" if path.suffix == ".json" else "YAML"
     try:
-        data = (
-            json.loads(text, parse_int=_int_or_text)
-            if path.suffix == ".json"
-            else yaml.load(text, Loader=_Loader)
-        )
+        data = _JsonDecoder().decode(text) if kind == "JSON" else yaml.load(text, Loader=_Loader)
     except (json.JSONDecodeError, yaml.YAMLError) as error:
-        kind = "JSON" if path.suffix == ".json" else "YAML"
         detail = " ".join(str(error).split())  # YAML's message spans lines: one line
         raise ConfigFileError(
             f"{CONFIG_OPTION}: {path} is not valid {kind}: {shortened(detail, 300)}"
+        ) from None
+    except _DuplicateKey as duplicate:
+        where = f"{path}:{duplicate.line}" if duplicate.line is not None else str(path)
+        raise ConfigFileError(
+            f"{CONFIG_OPTION}: {where}: the key {shortened(repr(duplicate.key), 80)} is given "
+            f"twice in one {kind} mapping, which would silently keep the last; keep one of them"
+        ) from None
+    except RecursionError:
+        raise ConfigFileError(
+            f"{CONFIG_OPTION}: {path} nests its values too deep to read; "
+            "a config file is a mapping of option names to values"
         ) from None
     if data is None:
         return {}
@@ -141,14 +153,105 @@ def _int_or_text(digits: str) -> int | str:
         return digits
 
 
+# The pure-Python parts of `json` (typeshed does not list them): its object parser, string
+# scanner and scanner maker, which `_JsonDecoder` puts together to know where a key is.
+_json_object: Any = vars(json.decoder)["JSONObject"]
+_json_string: Any = vars(json.decoder)["scanstring"]
+_python_scanner: Any = vars(json.scanner)["py_make_scanner"]
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+class _DuplicateKey(Exception):
+    """A key given twice in one mapping (its second place's line, when known)."""
+
+    def __init__(self, key: object, line: int | None) -> None:
+        super().__init__(key, line)
+        self.key = key
+        self.line = line
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice is a `_DuplicateKey`."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key, None)
+            seen.add(key)
+    return result
+
+
+def _located_object(s_and_end: tuple[str, int], strict: bool, scan_once: Any, *rest: Any) -> Any:
+    """JSON's object parser; a `_DuplicateKey` from it gets the line of the key's second place."""
+    try:
+        return _json_object(s_and_end, strict, scan_once, *rest)
+    except _DuplicateKey as duplicate:
+        if duplicate.line is None:  # this object's: the ones inside it were read whole
+            duplicate.line = _second_place(*s_and_end, strict, scan_once, str(duplicate.key))
+        raise
+
+
+def _second_place(text: str, end: int, strict: bool, scan_once: Any, key: str) -> int | None:
+    """The line where `key` comes a second time in the object whose text starts at `end`
+    (just after its `{`), which parsed but for that."""
+    seen = False
+    while True:
+        end = _past_space(text, end)
+        if text[end : end + 1] != '"':
+            return None
+        name, after = _json_string(text, end + 1, strict)
+        if name == key:
+            if seen:
+                return text.count("\n", 0, end) + 1
+            seen = True
+        end = _past_space(text, after) + 1  # past the ':'
+        _, end = scan_once(text, _past_space(text, end))
+        end = _past_space(text, end) + 1  # past the ','
+
+
+def _past_space(text: str, end: int) -> int:
+    match = _JSON_SPACE.match(text, end)
+    return match.end() if match is not None else end
+
+
+class _JsonDecoder(json.JSONDecoder):
+    """JSON's decoder for a config file: a whole number past Python's limit on digits read as its
+    text (`_int_or_text`), and a key given twice in an object a `_DuplicateKey` naming its line.
+    Its scanner is the Python one, which parses objects with `parse_object` (a config file is
+    small)."""
+
+    def __init__(self) -> None:
+        super().__init__(parse_int=_int_or_text, object_pairs_hook=_unique_pairs)
+        self.parse_object = _located_object
+        self.scan_once = _python_scanner(self)
+
+
 class _Loader(yaml.SafeLoader):
-    """YAML's safe loader, with an integer past Python's limit on digits read as its text."""
+    """YAML's safe loader, with an integer past Python's limit on digits read as its text, and a
+    key given twice in one mapping, at any depth, a `_DuplicateKey` (a merge, `<<: *base`, may
+    still be overridden: that is what it is for)."""
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int | str:  # type: ignore[override]
         try:
             return super().construct_yaml_int(node)
         except ValueError:
             return str(self.construct_scalar(node))
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+                try:
+                    if key in seen:
+                        raise _DuplicateKey(key, key_node.start_mark.line + 1)
+                    seen.add(key)
+                except TypeError:  # an unhashable key, which the safe loader refuses
+                    continue
+        return super().construct_mapping(node, deep=deep)
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)

@@ -9,7 +9,9 @@ JSON carries unchanged is kept.
 The cache file lives in the user's cache directory (`$XDG_CACHE_HOME`, else `~/.cache`), is
 written whole and atomically, only after a read that parsed something, and holds the texts of
 that read first, then others up to `MAX_ENTRIES`. A cache that cannot be read, is damaged, or
-cannot be written is no cache: every file is parsed, as without it.
+cannot be written is no cache: every file is parsed, as without it. So is one that others could
+have written (`host.shared.cache_folder.private_folder`): what it holds would become the tools'
+descriptors, and nothing is written there either.
 """
 
 from __future__ import annotations
@@ -17,13 +19,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from host.shared.cache_folder import host_cache
+from host.shared.cache_folder import host_cache, read_private, write_private
 
 FORMAT = 1
 MAX_ENTRIES = 512
@@ -72,19 +72,9 @@ class YamlCache:
             if len(entries) >= MAX_ENTRIES:
                 break
             entries.setdefault(key, value)
-        with contextlib.suppress(OSError, ValueError):
-            self.location.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(
-                prefix=".yaml-", suffix=".tmp", dir=self.location.parent
-            )
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    json.dump({"format": FORMAT, "entries": entries}, out, ensure_ascii=False)
-                os.replace(temporary, self.location)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+        with contextlib.suppress(ValueError):  # a lone surrogate, which UTF-8 cannot carry
+            text = json.dumps({"format": FORMAT, "entries": entries}, ensure_ascii=False)
+            write_private(self.location, text.encode("utf-8"))
 
     def _entries(self) -> dict[str, Any]:
         if self._kept is None:
@@ -93,11 +83,12 @@ class YamlCache:
 
 
 def _read(location: Path | None) -> dict[str, Any]:
-    if location is None:
+    kept = None if location is None else read_private(location)
+    if kept is None:
         return {}
     try:
-        data = json.loads(location.read_bytes())
-    except (OSError, ValueError):
+        data = json.loads(kept)
+    except ValueError:
         return {}
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return {}

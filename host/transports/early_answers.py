@@ -33,7 +33,10 @@ here.
 The kept answers live beside the YAML cache (`$XDG_CACHE_HOME/playwright-tool-host/`), one file
 each, written whole and atomically; each carries its key and a digest of its text: one that
 cannot be read, does not parse, or whose digest does not match is no answer (the SDK answers,
-and the file is written anew).
+and the file is written anew). The digest tells damage, not who wrote the file: an answer is
+read only from a folder nobody else can write, and only from a regular file of this user's
+that nobody else can write (`host.shared.cache_folder.read_private`); from any other, nothing
+is read and nothing is written, as if there were no cache.
 """
 
 from __future__ import annotations
@@ -47,13 +50,12 @@ import logging
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from host.shared.cache_folder import host_cache
+from host.shared.cache_folder import host_cache, read_private, write_private
 from host.shared.jsontypes import JsonObject
 from host.transports.stdio_wire import INTERNAL_ERROR, Skipped, StdioWire, _refusal, error_line
 
@@ -143,7 +145,9 @@ def base_key(config: HostConfig, registry: ToolRegistry) -> str:
 
 class AnswerCache:
     """Kept `result` texts by key, one file each in a directory: a start reads only the few it
-    answers from. Nothing here raises for a file missing, damaged or unwritable.
+    answers from. Nothing here raises for a file missing, damaged or unwritable. A directory
+    others could write to (or a file in it) is no cache: nothing is read from it nor written
+    to it (`host.shared.cache_folder.private_folder`).
 
     A file holds one line of JSON (the format, the key, a digest of the result) and then the
     result's bytes as the SDK wrote them. Past `MAX_ENTRIES` files, the oldest are removed.
@@ -161,11 +165,13 @@ class AnswerCache:
         path = self._path(key)
         if path is None:
             return None
+        data = read_private(path)
+        if data is None:
+            return None
+        header, _, result = data.partition(b"\n")
         try:
-            data = path.read_bytes()
-            header, _, result = data.partition(b"\n")
             fields = json.loads(header)
-        except (OSError, ValueError):
+        except ValueError:
             return None
         if (
             not isinstance(fields, dict)
@@ -181,17 +187,7 @@ class AnswerCache:
         if path is None:
             return
         header = json.dumps({"format": FORMAT, "key": key, "digest": _digest(result)})
-        with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".early-", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(header.encode() + b"\n" + result)
-                os.replace(temporary, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+        if write_private(path, header.encode() + b"\n" + result):
             self._prune(path)
 
     @staticmethod
