@@ -166,6 +166,44 @@ class LoopThread:
         self.thread.join(10)
 
 
+def marked_processes(mark: str) -> list[int]:
+    """Live processes (not zombies) whose environment holds `mark`: those that descend from a
+    process started with it in its environment (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if mark.encode() not in handle.read():
+                    continue
+            with open(f"/proc/{entry}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+        except (OSError, IndexError):
+            continue
+        found.append(int(entry))
+    return found
+
+
+def drivers_below(pid: int) -> list[int]:
+    """Playwright drivers (`node ... run-driver`) whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and b"run-driver" in command:
+            found.append(int(entry))
+    return found
+
+
 def wait_until(condition: Any, what: str, deadline: float = 120.0) -> Any:
     """Poll `condition` until it is truthy; fail after `deadline` seconds (no fixed sleeps). The
     deadline is generous: a passing run never waits it out, and a machine running browsers for

@@ -10,7 +10,6 @@ import concurrent.futures
 import json
 import os
 import queue
-import signal
 import stat
 import subprocess
 import textwrap
@@ -33,7 +32,9 @@ from host_tests.host_helpers import (
     PYTHON,
     REPO,
     LoopThread,
+    drivers_below,
     host_config,
+    marked_processes,
     wait_until,
 )
 
@@ -383,20 +384,6 @@ def test_a_stdio_host_whose_browser_cannot_start_answers_the_first_call(
     assert b"Traceback" not in host.stderr, host.stderr[-2000:]
 
 
-def _marked(mark: str) -> list[int]:
-    """Processes whose environment holds `mark` (they descend from the process given it)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as handle:
-                    if mark.encode() in handle.read():
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
-
-
 def test_a_stdio_host_closed_while_its_browser_starts_exits_and_leaves_nothing() -> None:
     mark = f"host-startup-test-{uuid.uuid4().hex}"
     host = RawStdio(
@@ -405,7 +392,7 @@ def test_a_stdio_host_closed_while_its_browser_starts_exits_and_leaves_nothing()
     )
     host.handshake()  # the browser is starting (or has started) in the background
     assert host.close() == 0, host.stderr[-2000:]
-    wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
+    wait_until(lambda: not marked_processes(mark), "the driver and the browser to exit", 60)
     assert b"Traceback" not in host.stderr, host.stderr[-2000:]
 
 
@@ -492,24 +479,6 @@ def test_the_options_that_keep_the_driver_from_starting_first_are_serves() -> No
     assert set(NOT_EARLY) <= known, set(NOT_EARLY) - known
 
 
-def _drivers_below(pid: int) -> list[int]:
-    """Playwright drivers (`node ... run-driver`) whose parent is `pid`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                command = handle.read().split(b"\0")
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid and b"run-driver" in command:
-            found.append(int(entry))
-    return found
-
-
 @pytest.mark.parametrize("ending", ["stdin closed", "SIGTERM"])
 def test_a_stdio_host_uses_the_driver_it_started_first_and_leaves_nothing(ending: str) -> None:
     mark = f"host-startup-test-{uuid.uuid4().hex}"
@@ -521,29 +490,46 @@ def test_a_stdio_host_uses_the_driver_it_started_first_and_leaves_nothing(ending
         host.handshake()
         result = host.call("navigate", {"url": "data:text/html,<title>early</title>"})
         assert not result["isError"], result
-        (driver,) = _drivers_below(host.process.pid)
+        (driver,) = drivers_below(host.process.pid)
         if ending == "SIGTERM":
             host.process.terminate()
     finally:
         code = host.close()
     assert code == 0, host.stderr[-2000:]
     assert f"the driver started early (pid {driver}) is adopted".encode() in host.stderr
-    wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
+    wait_until(lambda: not marked_processes(mark), "the driver and the browser to exit", 60)
     assert b"Traceback" not in host.stderr, host.stderr[-2000:]
 
 
-def test_a_stdio_host_ended_by_sigterm_as_it_starts_leaves_nothing() -> None:
-    """Before the host handles SIGTERM itself, the signal ends it at once; the driver it started
-    first then sees its input closed and exits too."""
+def _browser_among(pids: list[int]) -> bool:
+    """Whether one of `pids` is Chromium (by its process name)."""
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/comm") as handle:
+                if handle.read().strip() in ("chromium", "chrome", "headless_shell"):
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.mark.parametrize("moment", ["the driver started", "the browser started"])
+def test_a_stdio_host_ended_by_sigterm_as_it_starts_leaves_nothing(moment: str) -> None:
+    """SIGTERM is the host's to handle from its first line (`host.commands.entry`): one that
+    comes while the host starts ends it with status 0, the driver it started first killed and
+    reaped (before, -15 and Node's own start to wait out before it saw its input closed)."""
     mark = f"host-startup-test-{uuid.uuid4().hex}"
     host = RawStdio(
         [PYTHON, "-m", "host", "serve", "--stdio"],
         env={**os.environ, "HOST_STARTUP_TEST_MARK": mark},
     )
-    wait_until(lambda: _drivers_below(host.process.pid), "the driver to start")
+    wait_until(lambda: drivers_below(host.process.pid), "the driver to start")
+    if moment == "the browser started":
+        wait_until(lambda: _browser_among(marked_processes(mark)), "the browser to start")
     host.process.terminate()
-    assert host.close() in (0, -signal.SIGTERM), host.stderr[-2000:]
-    wait_until(lambda: not _marked(mark), "the driver and the browser to exit", 60)
+    assert host.close() == 0, host.stderr[-2000:]
+    wait_until(lambda: not marked_processes(mark), "the driver and the browser to exit", 60)
+    assert b"Traceback" not in host.stderr, host.stderr[-2000:]
 
 
 # The command line, run as `playwright-tool-host` runs it; what became of the driver it started

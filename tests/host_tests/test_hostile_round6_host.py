@@ -30,7 +30,7 @@ from host.shared.cache_folder import ROOT, private_folder, read_private, write_p
 from host.shared.descriptors import parse_yaml
 from host.shared.yaml_cache import YamlCache
 from host.transports.early_answers import AnswerCache, _digest
-from host_tests.host_helpers import PYTHON, REPO, wait_until
+from host_tests.host_helpers import PYTHON, REPO, drivers_below, marked_processes, wait_until
 
 OTHER_USER = 65534
 """`nobody`: an owner other than this user (only root can give a file away)."""
@@ -362,40 +362,6 @@ def test_a_yaml_merge_may_still_be_overridden_and_a_deep_file_is_one_line(tmp_pa
 SLOW_DRIVER = "#!{python}\nimport sys, time\ntime.sleep(300)\nsys.stdin.buffer.read()\n"
 
 
-def _processes_marked(mark: str) -> list[int]:
-    """Live processes (not zombies) whose environment holds `mark`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as handle:
-                if mark.encode() not in handle.read():
-                    continue
-            with open(f"/proc/{entry}/stat") as handle:
-                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
-                    continue
-        except OSError:
-            continue
-        found.append(int(entry))
-    return found
-
-
-def _driver_of(host: subprocess.Popen[bytes], mark: str) -> int | None:
-    """The pid of the driver `host` started (a child of it carrying `mark`), once it runs."""
-    for pid in _processes_marked(mark):
-        try:
-            with open(f"/proc/{pid}/stat") as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                command = handle.read().split(b"\0")
-        except (OSError, ValueError):
-            continue
-        if parent == host.pid and b"run-driver" in command:
-            return pid
-    return None
-
-
 @pytest.fixture
 def slow_driver(tmp_path: Path) -> Iterator[tuple[dict[str, str], str]]:
     """The environment of a host whose driver is `SLOW_DRIVER`, and the mark its processes
@@ -411,74 +377,83 @@ def slow_driver(tmp_path: Path) -> Iterator[tuple[dict[str, str], str]]:
     try:
         yield env, mark
     finally:
-        for pid in _processes_marked(mark):
+        for pid in marked_processes(mark):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
 
-def _start(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [PYTHON, "-m", "host", "serve", "--stdio"],
-        cwd=REPO,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
+class Started:
+    """`python -m host serve --stdio` with `env`; its standard error goes to a file, which the
+    driver it starts shares (a pipe would be read to its end only once the driver is gone)."""
 
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.log = log
+        with log.open("wb") as errors:
+            self.process = subprocess.Popen(
+                [PYTHON, "-m", "host", "serve", "--stdio"],
+                cwd=REPO,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=errors,
+                env=env,
+            )
 
-def _ended(host: subprocess.Popen[bytes]) -> tuple[int, bytes]:
-    """`host`'s exit status (waited for with a generous deadline) and its standard error."""
-    try:
-        code = host.wait(60)
-    finally:
-        if host.poll() is None:
-            host.kill()
-            host.wait(30)
-    assert host.stderr is not None and host.stdin is not None
-    error = host.stderr.read()
-    host.stdin.close()
-    host.stderr.close()
-    return code, error
+    def ended(self) -> tuple[int, bytes]:
+        """The exit status (waited for with a generous deadline) and the standard error."""
+        try:
+            code = self.process.wait(60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait(30)
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+        return code, self.log.read_bytes()
 
 
 def test_a_sigterm_as_the_host_is_spawned_ends_it_and_leaves_no_driver(
-    slow_driver: tuple[dict[str, str], str],
+    slow_driver: tuple[dict[str, str], str], tmp_path: Path
 ) -> None:
     env, mark = slow_driver
-    host = _start(env)
-    host.send_signal(signal.SIGTERM)
-    code, error = _ended(host)
+    host = Started(env, tmp_path / "host.log")
+    host.process.send_signal(signal.SIGTERM)
+    code, error = host.ended()
     # Before Python reached the first line of the host, the default ends it (and no driver had
     # been started); after, the host's handler does, with status 0.
     assert code in (0, -signal.SIGTERM), error[-2000:]
     assert b"Traceback" not in error, error[-2000:]
-    wait_until(lambda: not _processes_marked(mark), "no driver to be left running", 60)
+    wait_until(lambda: not marked_processes(mark), "no driver to be left running", 60)
+
+
+def _ended_once_its_driver_started(
+    slow_driver: tuple[dict[str, str], str], log: Path, signum: int
+) -> tuple[int, bytes]:
+    """Start a host, send it `signum` once its driver runs; its exit status and standard error,
+    once no process of it (the driver included) is left (polled, with a generous deadline)."""
+    env, mark = slow_driver
+    host = Started(env, log)
+    wait_until(lambda: drivers_below(host.process.pid), "the driver to be started", 60)
+    host.process.send_signal(signum)
+    ended = host.ended()
+    wait_until(lambda: not marked_processes(mark), "the driver to end with the host", 60)
+    return ended
 
 
 def test_a_sigterm_once_the_driver_started_ends_the_host_with_0_and_its_driver(
-    slow_driver: tuple[dict[str, str], str],
+    slow_driver: tuple[dict[str, str], str], tmp_path: Path
 ) -> None:
-    env, mark = slow_driver
-    host = _start(env)
-    driver = wait_until(lambda: _driver_of(host, mark), "the driver to be started", 60)
-    host.send_signal(signal.SIGTERM)
-    code, error = _ended(host)
-    # Before: -15, the handler not installed yet, and the driver ran on for its whole start.
+    # The host's handler stops the start, which kills and reaps the driver. Before: -15 (the
+    # handler was not installed yet), and the driver ran on until its start was done and it saw
+    # its input closed (here 300 s, so the poll above timed out; Node's, seconds under load).
+    code, error = _ended_once_its_driver_started(slow_driver, tmp_path / "host.log", signal.SIGTERM)
     assert code == 0, error[-2000:]
     assert b"Traceback" not in error, error[-2000:]
-    wait_until(lambda: driver not in _processes_marked(mark), "the driver to be ended", 60)
-    wait_until(lambda: not _processes_marked(mark), "no driver to be left running", 60)
 
 
 def test_a_host_killed_outright_takes_its_driver_along(
-    slow_driver: tuple[dict[str, str], str],
+    slow_driver: tuple[dict[str, str], str], tmp_path: Path
 ) -> None:
-    env, mark = slow_driver
-    host = _start(env)
-    wait_until(lambda: _driver_of(host, mark), "the driver to be started", 60)
-    host.kill()  # no handler runs: the driver's parent-death signal ends it
-    code, _ = _ended(host)
+    # No handler runs: the driver's parent-death signal (PR_SET_PDEATHSIG) ends it. Before, it
+    # ran on for its whole start.
+    code, _ = _ended_once_its_driver_started(slow_driver, tmp_path / "host.log", signal.SIGKILL)
     assert code == -signal.SIGKILL
-    # Before: the driver ran on until its start was done (here 300 s; Node's, seconds).
-    wait_until(lambda: not _processes_marked(mark), "the driver to end with the host", 60)
