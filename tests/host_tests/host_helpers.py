@@ -27,6 +27,22 @@ from host.settings.config import HostConfig
 
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def initialize_message(client: str = "t") -> dict[str, Any]:
+    """An MCP `initialize` request as a client sends it first (id 1, no capabilities)."""
+    return {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": client, "version": "1"},
+        },
+    }
+
+
 PYTHON = sys.executable
 # The suite runs three workers on two cores, often beside other work: an action that takes 200 ms
 # on a quiet machine can take seconds. Hosts under test get a generous action timeout; tests

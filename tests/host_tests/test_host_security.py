@@ -12,7 +12,14 @@ from urllib.parse import urlsplit
 import pytest
 from mcp import Client
 
-from host_tests.host_helpers import PYTHON, REPO, AppServer, ServedHost, serve_host
+from host_tests.host_helpers import (
+    PYTHON,
+    REPO,
+    AppServer,
+    ServedHost,
+    initialize_message,
+    serve_host,
+)
 from host_tests.test_host_scripting import callback
 
 pytestmark = pytest.mark.browser
@@ -37,18 +44,7 @@ def request(
 
 
 def initialize(base: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str]]:
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        }
-    ).encode()
+    body = json.dumps(initialize_message()).encode()
     status, _, response_headers = request(
         base,
         "/mcp",

@@ -30,7 +30,14 @@ from host.shared.cache_folder import ROOT, private_folder, read_private, write_p
 from host.shared.descriptors import parse_yaml
 from host.shared.yaml_cache import YamlCache
 from host.transports.early_answers import AnswerCache, _digest
-from host_tests.host_helpers import PYTHON, REPO, drivers_below, marked_processes, wait_until
+from host_tests.host_helpers import (
+    PYTHON,
+    REPO,
+    drivers_below,
+    initialize_message,
+    marked_processes,
+    wait_until,
+)
 
 OTHER_USER = 65534
 """`nobody`: an owner other than this user (only root can give a file away)."""
@@ -53,16 +60,7 @@ def no_browser(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _executable(folder / "no-browser", "#!/bin/sh\nexit 1\n")
 
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "hostile-round6", "version": "1"},
-    },
-}
+INITIALIZE = initialize_message("hostile-round6")
 EARLY = "answered initialize early"
 
 
