@@ -23,6 +23,7 @@ dir=$1
 shift
 extra=("$@")
 api=${TRAILBLAZE_API:-2026.07.21}
+api=${api%%+*}  # a patched setting (2026.07.21+map-json) uses its release's stand-ins
 if [ ! -d "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/kotlin-check/${api}" ]; then
   echo "kotlin-check.sh: TRAILBLAZE_API=${api} has no stand-ins in scripts/kotlin-check/; use one of: $(ls "$(dirname "${BASH_SOURCE[0]}")/kotlin-check" | tr '\n' ' ')" >&2
   exit 2

@@ -89,7 +89,7 @@ def _code_lines(text: str) -> list[str]:
 
 
 def stand_ins(api: TrailblazeApi, checkout: Path, report: Report) -> None:
-    folder = ROOT / "scripts" / "kotlin-check" / api.name
+    folder = ROOT / "scripts" / "kotlin-check" / api.release
     for stand_in in sorted([*folder.glob("*.kt"), *folder.glob("sdk/*.d.ts")]):
         text = stand_in.read_text(encoding="utf-8")
         found = re.search(
@@ -352,6 +352,27 @@ def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             )
 
 
+def patched_copy(api: TrailblazeApi, checkout: Path, into: Path) -> str | None:
+    """Copies `checkout` to `into` and applies the API setting's patch there (the checkout itself
+    is left as it is); why it could not (one line), or None."""
+    patch = ROOT / api.patch
+    shutil.copytree(checkout, into, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    done = subprocess.run(
+        ["git", "apply", "--whitespace=nowarn", str(patch)],
+        cwd=into,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode == 0:
+        return None
+    first = (done.stderr.strip().splitlines() or ["git apply failed"])[0]
+    return (
+        f"--against {checkout}: {api.patch} does not apply ({first}); it is made for "
+        f"block/trailblaze@{api.commit}: check that commit out, or use --api {api.release}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", required=True, type=Path, help="a block/trailblaze work tree")
@@ -375,6 +396,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     api = APIS[args.api]
     print(f"Trailblaze API {api.name} (block/trailblaze@{api.commit}) against {args.against}")
+    with tempfile.TemporaryDirectory(prefix="trailblaze-check-") as scratch:
+        checkout = args.against
+        if api.patch:
+            checkout = Path(scratch) / "patched"
+            problem = patched_copy(api, args.against, checkout)
+            if problem:
+                print(problem, file=sys.stderr)
+                return 2
+            print(f"ok       {api.patch} applies to a copy of the checkout")
+        return _check(api, args, checkout)
+
+
+def _check(api: TrailblazeApi, args: argparse.Namespace, checkout: Path) -> int:
+    """Every check of the module docstring against `checkout`; the exit status."""
+    args.against = checkout
     report = Report()
     stand_ins(api, args.against, report)
     api_setting(api, args.against, report)

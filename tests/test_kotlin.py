@@ -187,10 +187,15 @@ def test_keywords_are_escaped() -> None:
             ("is", "MouseButton", EnumOf("MouseButton", ("left", "right"))),
         ),
     )
-    context = kotlin_tool(tool, KotlinSettings())
+    context = kotlin_tool(tool, KotlinSettings(trailblaze_api="2026.07.21+map-json"))
     assert not isinstance(context, Refusal), context
     assert [f["name"] for f in context["fields"]] == ["`object`", "`fun`", "`in`", "`is`"]
     assert context["calls"][0]["arguments"] == "this.`object`, this.`fun`, options"
+    as_text = kotlin_tool(tool, KotlinSettings())
+    assert not isinstance(as_text, Refusal), as_text
+    assert as_text["calls"][0]["arguments"] == (
+        "this.`object`, jsonTextStrings(this.`fun`), options"
+    )
     assert [o["statement"] for o in context["options"]] == [
         "this.`in`?.let { options.setIn(it) }",
         "this.`is`?.let { options.setIs(it.toJava()) }",
@@ -229,12 +234,19 @@ def test_escape_hatch_selectors_and_optional_positionals() -> None:
         tool,
         java_signatures=(*tool.java_signatures, "com.microsoft.playwright.Page#go(Locator)"),
     )
-    context = kotlin_tool(tool, KotlinSettings())
+    context = kotlin_tool(tool, KotlinSettings(trailblaze_api="2026.07.21+map-json"))
     assert not isinstance(context, Refusal), context
     assert context["calls"][0]["arguments"] == "page.locator(this.target), jsonToJava(this.arg)"
     assert [f["type"] for f in context["fields"]] == ["String", "JsonElement"]
     assert "kotlinx.serialization.json.JsonElement" in context["imports"]
     assert "`jsonToJava`" in context["fields"][1]["kdoc"]
+    # For a Trailblaze that cannot describe a JSON value: JSON text, read by `jsonTextOrNull`.
+    as_text = kotlin_tool(tool, KotlinSettings())
+    assert not isinstance(as_text, Refusal), as_text
+    assert as_text["calls"][0]["arguments"] == (
+        "page.locator(this.target), jsonToJava(jsonTextOrNull(this.arg))"
+    )
+    assert as_text["fields"][1]["declared"] == "String? = null"
     alone = dataclasses.replace(tool, java_signatures=tool.java_signatures[:1])
     refused = kotlin_tool(alone, KotlinSettings())
     assert isinstance(refused, Refusal) and "no overload goes without it" in refused.reason
@@ -272,8 +284,9 @@ _POINT_BUILT = JavaObject(
 
 def test_objects_are_built_through_the_recorded_constructor_and_setters() -> None:
     """A nested data class per object, whose `toJava()` is what the IR recorded; a list of them
-    goes to Java as a List, or an array where Java takes one; an optional Java Optional is an
-    `OrNull`, a required one a nullable type."""
+    goes to Java as a List, or an array where Java takes one; an optional Java Optional of an
+    enum is a nullable enum with a `null` entry (absent, reset, a value), a required one a
+    nullable type."""
     tool = _tool(
         (
             ToolParam("points", ListOf(_POINT), True, ""),
@@ -293,11 +306,13 @@ def test_objects_are_built_through_the_recorded_constructor_and_setters() -> Non
     assert [f["declared"] for f in context["fields"]] == [
         "List<Point>",
         "Point?",
-        "OrNull<Media> = OrNull.UNSET",
+        "Media? = null",
     ]
     assert [o["statement"] for o in context["options"]] == [
-        "if (this.media.given) options.setMedia(this.media.value?.toJava())"
+        "this.media?.let { options.setMedia(it.toJava()) }"
     ]
+    (media,) = context["enums"]
+    assert (media["entries"], media["reset"]) == (["screen", "print"], "`null`")
     (call,) = context["calls"]
     assert call["arguments"] == (
         "this.points.map { e -> e.toJava() }.toTypedArray(), this.at?.toJava(), options"
@@ -321,7 +336,7 @@ def test_a_union_calls_the_overload_of_its_member() -> None:
             f"com.microsoft.playwright.Page#go({p})" for p in ("", "String", "List<String>")
         ),
     )
-    context = kotlin_tool(tool, KotlinSettings())
+    context = kotlin_tool(tool, KotlinSettings(trailblaze_api="2026.07.21+map-json"))
     assert not isinstance(context, Refusal), context
     assert context["fields"][0]["declared"] == "JsonElement? = null"
     assert [(c["shapes"], c["arguments"]) for c in context["calls"]] == [
@@ -329,6 +344,17 @@ def test_a_union_calls_the_overload_of_its_member() -> None:
         ('"string"', "Json.decodeFromJsonElement<String>(this.urls!!)"),
         ('"array of string", "array"', "Json.decodeFromJsonElement<List<String>>(this.urls!!)"),
     ]
+    # For a Trailblaze that cannot describe a JSON value, the union is JSON text, said so to the
+    # model, and read through `jsonTextOrNull`.
+    context = kotlin_tool(tool, KotlinSettings())
+    assert not isinstance(context, Refusal), context
+    (urls,) = context["fields"]
+    assert urls["declared"] == "String? = null"
+    assert "@Serializable(with = JsonTextSerializer::class)" in urls["kdoc"]
+    assert "Given as JSON text" in urls["kdoc"] and "Trailblaze 2026.07.21 " in urls["kdoc"]
+    assert context["calls"][1]["arguments"] == (
+        "Json.decodeFromJsonElement<String>(jsonTextOrNull(this.urls)!!)"
+    )
     alike = _tool(
         (ToolParam("n", OneOf((Scalar("integer"), Scalar("number"))), True, ""),),
         "go(int)",

@@ -88,7 +88,8 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="RELEASE",
         help="the Trailblaze release whose API the trailblaze outputs target: 2026.07.21 "
-        "(default) or 2026.05.19 (isForLlm); see docs/generator.md",
+        "(default), 2026.07.21+map-json (with patches/trailblaze/ applied: map and JSON "
+        "arguments keep their types) or 2026.05.19 (isForLlm); see docs/generator.md",
     )
     p.add_argument(
         "--strict",

@@ -17,7 +17,7 @@ from generator.render.kotlin.java_values import (
     setter_for,
     shapes_of,
 )
-from generator.render.kotlin.text import identifier, string_literal
+from generator.render.kotlin.text import string_literal
 from generator.render.kotlin.types import KotlinTypes, Refused, is_string, non_null, shown_type
 
 
@@ -62,12 +62,13 @@ def positional_arguments(
     params: list[ToolParam],
     java_params: list[str],
     kotlin_types: dict[str, str],
+    types: KotlinTypes,
 ) -> list[str]:
     """The positional arguments of one Java call, `this.`-prefixed conversions of the fields."""
     values = []
     for index, (param, java_type) in enumerate(zip(params, java_params, strict=False)):
         kotlin_type = kotlin_types[param.wire_name]
-        name = f"this.{identifier(param.wire_name)}"
+        name = types.value_of(param.type, param.wire_name, param.required)
         if param.required:
             if isinstance(param.type, Nullable):
                 values.append(or_null(param.type.inner, name, java_type, kotlin_type))
@@ -113,7 +114,9 @@ def union_calls(
     where = f"argument {param.wire_name}"
     others = [p for p in positional if p is not param]
     # Each branch but "null" has a value, which an optional field's type does not know.
-    source = f"this.{identifier(param.wire_name)}" + ("" if param.required else "!!")
+    source = types.value_of(param.type, param.wire_name, param.required) + (
+        "" if param.required else "!!"
+    )
     calls = []
     for option, shapes in zip(
         param.type.options, shapes_of(param.type.options, where), strict=True
@@ -132,7 +135,7 @@ def union_calls(
         if found is None:
             raise Refused(f"{where}: no Java overload takes {shown_type(option)}")
         signature, value, rest = found
-        arguments = positional_arguments(tool, others, rest, kotlin_types)
+        arguments = positional_arguments(tool, others, rest, kotlin_types, types)
         arguments.insert(index, value)
         calls.append(java_call(shapes, signature, arguments))
     if not param.required:
@@ -143,10 +146,10 @@ def union_calls(
                 f"{where} is optional but positional in Java, and no overload goes without it"
             )
         shorter.sort(key=lambda s: not has_options(parameters(s)))
-        arguments = positional_arguments(tool, positional[:index], before, kotlin_types)
+        arguments = positional_arguments(tool, positional[:index], before, kotlin_types, types)
         calls.insert(0, java_call(["null"], shorter[0], arguments))
     dispatch = {
-        "field": f"this.{identifier(param.wire_name)}",
+        "field": types.value_of(param.type, param.wire_name, param.required),
         "error": string_literal(
             f"argument {param.wire_name}: expected {describe(param.type)}, got "
         ),
@@ -181,7 +184,7 @@ def options_statements(
                 f"{full_overloads(tool)[0]} nor an optional field of its Options"
             )
         where = f"argument {param.wire_name}"
-        name = f"this.{identifier(param.wire_name)}"
+        name = types.value_of(param.type, param.wire_name, param.required)
         kotlin_type = kotlin_types[param.wire_name]
         if is_union(param.type):
             assert isinstance(param.type, OneOf)

@@ -160,10 +160,11 @@ def set_statement(
 ) -> str:
     """The statement that sets an optional `param` on `target` when it is given."""
     if isinstance(param.type, Nullable):
-        value = or_null(param.type.inner, f"{name}.value", java_type, kotlin_type)
         if param.required:
             return f"{target}.{method}({or_null(param.type.inner, name, java_type, kotlin_type)})"
-        return f"if ({name}.given) {target}.{method}({value})"
+        # An enum with the `null` entry: its `toJava()` is null for it, Playwright's "reset".
+        value = convert(param.type.inner, "it", java_type, kotlin_type)
+        return f"{name}?.let {{ {target}.{method}({value}) }}"
     if param.required:
         return f"{target}.{method}({present(param, name, java_type, kotlin_type)})"
     return f"{name}?.let {{ {target}.{method}({present(param, 'it', java_type, kotlin_type)}) }}"

@@ -9,7 +9,7 @@ from generator.model.ir import JavaObject
 from generator.model.type_tree import Nullable, ObjectOf
 from generator.render.kotlin.java_values import convert, set_statement, setter_for
 from generator.render.kotlin.text import field_annotations, identifier, kdoc
-from generator.render.kotlin.types import KotlinTypes, Refused, declared, non_null
+from generator.render.kotlin.types import KotlinTypes, Refused, non_null
 
 
 def nested_object(obj: ObjectOf, recipe: JavaObject | None, types: KotlinTypes) -> dict[str, Any]:
@@ -24,7 +24,7 @@ def nested_object(obj: ObjectOf, recipe: JavaObject | None, types: KotlinTypes) 
         if f is None or not f.required or isinstance(f.type, Nullable):
             raise Refused(f"{where}: its constructor takes {argument.wire_name}, no required field")
         kotlin_type = types.write(f.type, where)
-        name = f"this.{identifier(f.wire_name)}"
+        name = types.value_of(f.type, f.wire_name, f.required)
         arguments.append(convert(f.type, name, argument.java_type, kotlin_type))
     taken = {a.wire_name for a in recipe.constructor}
     setters = []
@@ -36,7 +36,7 @@ def nested_object(obj: ObjectOf, recipe: JavaObject | None, types: KotlinTypes) 
         if found is None:
             raise Refused(f"{where}: no public setter takes its field {f.wire_name}")
         method, argument = found
-        name = f"this.{identifier(f.wire_name)}"
+        name = types.value_of(f.type, f.wire_name, f.required)
         setters.append(set_statement("made", method, f, name, argument.java_type, kotlin_type))
     return {
         "name": obj.name,
@@ -50,8 +50,12 @@ def nested_object(obj: ObjectOf, recipe: JavaObject | None, types: KotlinTypes) 
         "fields": [
             {
                 "name": identifier(f.wire_name),
-                "declared": declared(f.type, types.write(f.type, where), f.required),
-                "kdoc": field_annotations(f, "        "),
+                "declared": types.declared(
+                    f.type, types.write(f.type, where), f.required, f"{where}: field {f.wire_name}"
+                ),
+                "kdoc": field_annotations(
+                    f, "        ", types.json_text_note(f.type), target="property:"
+                ),
             }
             for f in obj.fields
         ],

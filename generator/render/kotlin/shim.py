@@ -13,7 +13,8 @@ into plain Java values by `jsonToJava` (the package's `GeneratedJson.kt`).
 Objects (`Position`, `Cookie`, a list of them) are nested `@Serializable` data classes whose
 `toJava()` calls the public constructor and setters the IR recorded from the JAR (`JavaObject`);
 the `*Options` argument is filled through its recorded setters. An optional argument Java keeps as
-an `Optional` is an `OrNull` (absent, null or a value). A union of values that JSON tells apart
+an `Optional` is a nullable enum with an added `null` entry (absent, back to the default, a
+value); Playwright's enums are enum classes whose entries are its wire strings. A union of values that JSON tells apart
 (`String` / `String[]`, `SelectOption` / `SelectOption[]`) is a `JsonElement` whose `jsonShape`
 picks the Java overload (or setter) of its member. What none of this covers (an object with no
 such constructor, members that look alike, a primitive positional argument left out) is refused,
@@ -48,7 +49,14 @@ from generator.render.kotlin.text import (
     simple,
     string_literal,
 )
-from generator.render.kotlin.types import JSON_ELEMENT, KotlinTypes, Refused, declared
+from generator.render.kotlin.types import (
+    ENUM_SERIALIZER,
+    JSON_ELEMENT,
+    RESET_ENTRY,
+    KotlinTypes,
+    Refused,
+    entry_name,
+)
 
 JAVA_OPTIONS_PACKAGE = "com.microsoft.playwright.options"
 
@@ -90,7 +98,8 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
     params = list(tool.params)
     if tool.target.selector_param:
         params = params[1:]  # `selector`: the locator is made of it, not passed
-    types = KotlinTypes()
+    api = settings.api
+    types = KotlinTypes(None if api.describes_json else api.name)
     kotlin_types = {
         p.wire_name: types.write(p.type, f"argument {p.wire_name}", union=True) for p in tool.params
     }
@@ -98,8 +107,10 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         {
             "name": identifier(p.wire_name),
             "type": kotlin_types[p.wire_name],
-            "declared": declared(p.type, kotlin_types[p.wire_name], p.required),
-            "kdoc": field_annotations(p, "    "),
+            "declared": types.declared(
+                p.type, kotlin_types[p.wire_name], p.required, f"argument {p.wire_name}"
+            ),
+            "kdoc": field_annotations(p, "    ", types.json_text_note(p.type)),
         }
         for p in tool.params
     ]
@@ -114,7 +125,9 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         calls, dispatch = union_calls(tool, positional, unions[0], full, kotlin_types, types)
     else:
         overload = max(full, key=lambda s: sum(p in _PLAIN for p in parameters(s)))
-        arguments = positional_arguments(tool, positional, parameters(overload), kotlin_types)
+        arguments = positional_arguments(
+            tool, positional, parameters(overload), kotlin_types, types
+        )
         calls, dispatch = [java_call([], overload, arguments)], None
     options_class = None
     if any(has_options(parameters(c["overload"])) for c in calls):
@@ -138,9 +151,18 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
             # An enum no Java member takes (`polling: "raf"`, Python's name for Java's default)
             # only checks the value, and has no Java constant to become.
             "java": f"{JAVA_OPTIONS_PACKAGE}.{name}" if name in java_names else None,
-            "entries": [
-                (string_literal(v), re.sub(r"[^A-Za-z0-9]", "", v).upper()) for v in node.values
-            ],
+            "entries": [entry_name(v) for v in node.values],
+            "reset": entry_name(RESET_ENTRY) if name in types.resettable else None,
+            "to_java": (
+                (
+                    f"if (this == {entry_name(RESET_ENTRY)}) null else "
+                    if name in types.resettable
+                    else ""
+                )
+                + f"{JAVA_OPTIONS_PACKAGE}.{name}.values()"
+                + '.first { it.name.replace("_", "") == wireKey(name) }'
+            ),
+            "serial_name": string_literal(f"{settings.package}.{class_name(tool)}.{name}"),
         }
         for name, node in sorted(types.enums.items())
     ]
@@ -150,7 +172,6 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
     )
     uses_json = any(JSON_ELEMENT in f["declared"] for f in all_fields)
     decodes = dispatch is not None or any(o["branches"] for o in options)
-    api = settings.api
     return {
         "package": settings.package,
         "package_path": settings.package.replace(".", "/"),
@@ -180,7 +201,6 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
                 "kotlinx.serialization.Serializable",
             }
             | ({f"kotlinx.serialization.json.{JSON_ELEMENT}"} if uses_json else set())
-            | ({"kotlinx.serialization.SerialName"} if enums else set())
             | (
                 {
                     "kotlinx.serialization.json.Json",
@@ -192,6 +212,7 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         ),
         "fields": fields,
         "enums": enums,
+        "enum_serializer": ENUM_SERIALIZER,
         "objects": objects,
         "receiver": RECEIVERS[tool.target.prefix],
         "method": tool.java_method,

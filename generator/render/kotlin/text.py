@@ -39,15 +39,24 @@ def kdoc(text: str, indent: str) -> str:
     return f"{indent}/**\n{body}\n{indent} */\n"
 
 
-def field_annotations(param: ToolParam | Field, indent: str) -> str:
+def field_annotations(
+    param: ToolParam | Field, indent: str, json_text_note: str = "", target: str = "param:"
+) -> str:
     """A field's annotations: koog's `@param:LLMDescription` of its description (what Trailblaze
-    shows a model), and for the JSON escape hatch a KDoc saying what it holds."""
+    shows a model: on the constructor parameter for a tool's own arguments, which Trailblaze reads
+    from the primary constructor, and on the property for an object's fields, which it reads from
+    the class's properties), for the JSON escape hatch a KDoc saying what it holds, and for a property
+    declared as JSON text the note saying so (in the description) and its serializer."""
     hatch = ""
-    if isinstance(param.type, AnyJson):
+    if isinstance(param.type, AnyJson) and not json_text_note:
         hatch = kdoc(
             "Any JSON value (a JsonElement): `jsonToJava` hands it to Java as plain values.", indent
         )
-    return hatch + llm_description(param.description, indent, "param:")
+    description = " ".join(t for t in (param.description.strip(), json_text_note) if t)
+    serializer = (
+        f"{indent}@Serializable(with = JsonTextSerializer::class)\n" if json_text_note else ""
+    )
+    return hatch + llm_description(description, indent, target) + serializer
 
 
 def llm_description(text: str, indent: str, target: str = "") -> str:

@@ -12,7 +12,7 @@ and the names of Trailblaze's own tools (a generated tool of the same name would
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,18 @@ class TrailblazeApi:
     annotation: str = "xyz.block.trailblaze.toolcalls.TrailblazeToolClass"
     description: str = "ai.koog.agents.core.tools.annotations.LLMDescription"
     drivers: tuple[str, ...] = ("playwright-native", "playwright-electron")
+    # Whether Trailblaze's descriptor builder (`asToolType`) describes `Map<String, T>` and
+    # `JsonElement`: not at any release yet (patches/trailblaze/ adds it); until then the shims
+    # declare such arguments as JSON text, which it describes as a string.
+    describes_json: bool = False
+    # The patch (a path in this repository) a Trailblaze checkout of `commit` needs for this
+    # setting; "" for a release as published.
+    patch: str = ""
+
+    @property
+    def release(self) -> str:
+        """The Trailblaze release this setting is of (its name without a `+patch` suffix)."""
+        return self.name.split("+", 1)[0]
 
 
 _CURRENT = TrailblazeApi(
@@ -261,5 +273,13 @@ _ISFORLLM = TrailblazeApi(
         )
     ),
 )
-APIS: dict[str, TrailblazeApi] = {a.name: a for a in (_CURRENT, _ISFORLLM)}
+# 2026.07.21 with patches/trailblaze/0001-describe-map-and-json.patch applied: its descriptor
+# builder describes `Map<String, T>` and any JSON value, so the shims keep those types.
+_MAP_JSON = replace(
+    _CURRENT,
+    name="2026.07.21+map-json",
+    describes_json=True,
+    patch="patches/trailblaze/0001-describe-map-and-json.patch",
+)
+APIS: dict[str, TrailblazeApi] = {a.name: a for a in (_CURRENT, _MAP_JSON, _ISFORLLM)}
 DEFAULT_API = _CURRENT.name
