@@ -13,34 +13,24 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable
 
-from playwright.async_api import Frame, Page, Route
+from playwright.async_api import Frame, Route
 
-from host.calls.core import Host
-from host.executor.ahead import CountsAhead
-from host.executor.drift import COLLECT_JS, ElementInfo, Purpose, rank
+from host.executor.action_calls import Attempt
 from host.executor.errors import ExecutorError
+from host.executor.locating import Locating
 from host.executor.logs import event
-from host.executor.payload import Action, FieldSpec
-from host.executor.pii import SelectorPrivacy
+from host.executor.payload import FieldSpec
 from host.executor.readback import ELEMENT_JS, PAGE_JS, PageRead, shown_excerpt, shown_title
 from host.executor.readback import limits as read_limits
-from host.executor.redaction import Redactor
-from host.executor.settings import ExecutorSettings
-from host.executor.urlpolicy import UrlPolicy, origin_of
-from host.sessions.keys import SessionKey
+from host.executor.urlpolicy import origin_of
 from host.sessions.settle import ActionWatch
 from host.settings.limits import json_safe
-from host.shared.errors import HostError
 from host.shared.jsontypes import JsonObject, JsonValue
 
 VALUE_ECHO_CHARS = 1024
 """Characters of an unredacted value echoed in the field summary."""
-
-_DISCONNECT_PATIENCE_S = 3.0
-"""How long a failure that looks like a closed browser waits for the disconnect to show."""
 
 SUBMIT_JS = r"""
 (el) => {
@@ -59,30 +49,7 @@ SUBMIT_JS = r"""
 """
 
 
-@dataclass
-class Attempt:
-    """One try of one selector for one step, and what came of it."""
-
-    step: str
-    attempt: int
-    selector: str
-    outcome: str
-    """`done`, `not_found`, `ambiguous` (more than one element), `invalid_selector`, `failed`."""
-    delay_ms: int = 0
-    matched: int | None = None
-    detail: str | None = None
-
-
-@dataclass
-class StepState:
-    """A field or the submit: what was asked, which selector did it, whether it was done."""
-
-    selector: str
-    used: str | None = None
-    done: bool = False
-
-
-class ActionRun:
+class ActionRun(Locating):
     """Runs one validated action in its own session and builds the response body.
 
     Guarantees: `run` returns `(status, body)` and never raises for anything the page, the browser
@@ -92,128 +59,6 @@ class ActionRun:
     candidates from the page, and each retry is logged as `executor_web.retry`; every selector in
     the body or the log is PII-cleaned; the body holds no redacted value in any form.
     """
-
-    def __init__(
-        self,
-        host: Host,
-        settings: ExecutorSettings,
-        privacy: SelectorPrivacy,
-        policy: UrlPolicy,
-        action: Action,
-        redactor: Redactor,
-        action_id: str,
-        deadline: float | None = None,
-    ) -> None:
-        self.host = host
-        self.settings = settings
-        self.privacy = privacy
-        self.policy = policy
-        self.action = action
-        self.redactor = redactor
-        self.id = action_id
-        self.key = SessionKey("executor", action_id)
-        self.attempts: list[Attempt] = []
-        self.ahead = CountsAhead()
-        self.fields = [StepState(f.selector) for f in action.fields]
-        self.submit = StepState(action.submit.selector) if action.submit else None
-        self.loop = asyncio.get_running_loop()
-        self.deadline = deadline or self.loop.time() + action.timeout_ms / 1000
-        """Loop time by which the action ends (set when the request arrived: queueing counts)."""
-        self.generation = host.pool.generation
-        self.blocked_navigation = False
-        self.status: int | None = None
-
-    # -- plumbing ----------------------------------------------------------------------------
-
-    def remaining_ms(self) -> int:
-        return max(1, int((self.deadline - self.loop.time()) * 1000))
-
-    def step_timeout(self) -> int:
-        return min(self.settings.step_timeout_ms, self.remaining_ms())
-
-    def clean(self, selector: str) -> str:
-        return self.privacy.clean(self.redactor.scrub(selector))
-
-    async def call(self, tool: str, args: JsonObject) -> JsonValue:
-        outcome = await self.host.call(self.key, tool, args)
-        session_news = outcome.extras.get("session")
-        if outcome.ok and session_news is None:
-            return outcome.value
-        if outcome.ok:
-            # The session this action ran in is gone (its browser crashed, its last tab closed):
-            # the call ran in a new, blank one. Going on would act on the wrong page.
-            if await self._browser_gone(wait=True):
-                raise self._crashed()
-            raise ExecutorError("action_failed", "the action's browser session ended while it ran")
-        assert outcome.error is not None
-        raise await self._translate(outcome.error, tool)
-
-    async def _browser_gone(self, *, wait: bool) -> bool:
-        # The disconnect event can trail the failed call, by seconds on a loaded machine: look
-        # again for a while, within the action's own deadline, before blaming something else.
-        patience = min(_DISCONNECT_PATIENCE_S, self.remaining_ms() / 1000) if wait else 0.0
-        give_up = self.loop.time() + patience
-        while True:
-            if self.host.pool.connected is None or self.host.pool.generation != self.generation:
-                return True
-            if self.loop.time() >= give_up:
-                return False
-            await asyncio.sleep(0.05)
-
-    def _crashed(self) -> ExecutorError:
-        # `gone()` looks now (and records why); after a relaunch, `last_loss` still says why.
-        if (self.host.pool.gone() or self.host.pool.last_loss) == "Playwright's driver exited":
-            return ExecutorError(
-                "driver_crashed",
-                "Playwright's driver exited while the action ran; it and the browser are started "
-                "again for the next action",
-            )
-        return ExecutorError(
-            "browser_crashed",
-            "the browser exited while the action ran; it is relaunched for the next action",
-        )
-
-    async def _translate(self, error: HostError, tool: str) -> ExecutorError:
-        message = self.redactor.scrub(error.message)[:500]
-        lowered = message.lower()
-        closed = any(w in lowered for w in ("closed", "crash", "disconnected", "target"))
-        if error.code in ("browser_crashed", "driver_crashed") or await self._browser_gone(
-            wait=closed
-        ):
-            return self._crashed()
-        if error.code == "url_blocked":
-            return ExecutorError("url_refused", "a page went to a URL the service does not open")
-        waited_for_deadline = tool in ("web_navigate", "web_waitForLoadState")
-        if error.code == "timeout" or (
-            # These two wait until the action's deadline; a step (fill, click) has its own limit
-            # and its timeout is a failed attempt, which drift may recover from.
-            waited_for_deadline and "timeout" in lowered and "exceeded" in lowered
-        ):
-            return ExecutorError(
-                "timeout", f"the action did not finish within {self.action.timeout_ms} ms"
-            )
-        if error.code == "too_many_sessions":
-            return ExecutorError(
-                "busy", "the service holds as many sessions as it may; retry later"
-            )
-        if error.code == "browser_unavailable":
-            return ExecutorError("browser_unavailable", message)
-        if tool == "web_navigate":
-            if self.blocked_navigation:
-                return ExecutorError(
-                    "url_refused", "the page navigated to an origin outside the allow-list"
-                )
-            return ExecutorError("navigation_failed", f"the URL could not be opened: {message}")
-        return ExecutorError(
-            "action_failed", f"{tool} failed: {message}", details={"host_code": error.code}
-        )
-
-    def page(self) -> Page | None:
-        session = self.host.sessions.get(self.key)
-        tab = session.current if session is not None else None
-        return tab.page if tab is not None else None
-
-    # -- the action --------------------------------------------------------------------------
 
     async def run(self) -> tuple[int, JsonObject]:
         started = time.monotonic()
@@ -445,130 +290,6 @@ class ActionRun:
         )
         return selector, fallback, PageRead.from_json(raw)
 
-    # -- selector drift ----------------------------------------------------------------------
-
-    async def _count(self, selector: str) -> int:
-        """Elements `selector` matches now; -1 if the browser refuses it as a selector."""
-        try:
-            value = await self.call("web_locator_count", {"selector": selector})
-        except ExecutorError as error:
-            if error.code == "action_failed":
-                return -1
-            raise
-        return int(value) if isinstance(value, int) else 0
-
-    async def _candidates(self, requested: str, purpose: Purpose, tried: list[str]) -> list[str]:
-        try:
-            found = await self.call(
-                "web_evaluate",
-                {"script": COLLECT_JS, "arg": {"purpose": purpose, "limit": 500}},
-            )
-        except ExecutorError as error:
-            if error.code == "action_failed":  # the document is being replaced: none this time
-                return []
-            raise
-        elements = [
-            e for e in map(ElementInfo.from_json, found if isinstance(found, list) else []) if e
-        ]
-        ranked = rank(
-            requested, elements, limit=self.settings.max_candidates, exclude=frozenset(tried)
-        )
-        return [c.selector for c in ranked]
-
-    async def _try(
-        self,
-        step: str,
-        number: int,
-        selector: str,
-        delay: int,
-        act: Callable[[str], Awaitable[None]],
-    ) -> Attempt:
-        # A first attempt whose selector was counted ahead at one element acts at once.
-        ahead = number == 0 and self.ahead.single(selector)
-        count = 1 if ahead else await self._count(selector)
-        attempt = Attempt(step, number, selector, "done", delay_ms=delay, matched=max(count, 0))
-        unresolved = _unresolved(count)
-        if unresolved is not None:
-            attempt.outcome = unresolved
-            self.attempts.append(attempt)
-            return attempt
-        try:
-            await act(selector)
-        except ExecutorError as error:
-            if error.code != "action_failed":
-                raise
-            if ahead:
-                # Counted before the earlier steps ran, which may have changed the page (the
-                # element gone, another like it added): judged by a count taken now instead,
-                # as every other attempt is.
-                count = await self._count(selector)
-                unresolved = _unresolved(count)
-                if unresolved is not None:
-                    attempt.outcome, attempt.matched = unresolved, max(count, 0)
-                    self.attempts.append(attempt)
-                    return attempt
-            attempt.outcome, attempt.detail = "failed", error.message[:300]
-            lowered = error.message.lower()
-            if "timeout" in lowered and "exceeded" in lowered:
-                # The one element exists but never became actionable (hidden, disabled,
-                # covered): another selector for it would wait the same. Final.
-                self.attempts.append(attempt)
-                raise ExecutorError(
-                    "action_failed",
-                    f"{step}: the element its selector found did not become actionable in "
-                    f"time ({self.settings.step_timeout_ms} ms at most per step)",
-                    path=f"{step}.selector",
-                    details={"step": step},
-                ) from None
-        self.attempts.append(attempt)
-        return attempt
-
-    async def _locate_and_act(
-        self, step: str, requested: str, purpose: Purpose, act: Callable[[str], Awaitable[None]]
-    ) -> str:
-        """Act on `requested`, or on candidates after the backoff delays; the selector that did it."""
-        tried: list[str] = [requested]
-        result = await self._try(step, 0, requested, 0, act)
-        if result.outcome == "done":
-            return requested
-        left = await self._candidates(requested, purpose, tried)
-        for number, delay in enumerate(self.settings.backoff_ms, start=1):
-            event(
-                "executor_web.retry",
-                action=self.id,
-                step=step,
-                attempt=number,
-                delay_ms=delay,
-                reason=result.outcome,
-                previous=self.clean(result.selector),
-                candidates_left=[self.clean(c) for c in left],
-            )
-            await asyncio.sleep(delay / 1000)
-            # The requested selector first: the element may only have been late.
-            if await self._count(requested) == 1:
-                selector = requested
-            else:
-                fresh = await self._candidates(requested, purpose, tried)
-                selector = fresh[0] if fresh else requested
-            if selector not in tried:
-                tried.append(selector)
-            result = await self._try(step, number, selector, delay, act)
-            if result.outcome == "done":
-                return selector
-            if number < len(self.settings.backoff_ms):
-                left = await self._candidates(requested, purpose, tried)
-        raise ExecutorError(
-            "SelectorsExhausted",
-            f"no selector found a single element for {step} after "
-            f"{len(self.settings.backoff_ms)} retries",
-            path=f"{step}.selector",
-            details={
-                "step": step,
-                "retries": len(self.settings.backoff_ms),
-                "tried": [self.clean(s) for s in tried],
-            },
-        )
-
     # -- the body ----------------------------------------------------------------------------
 
     def _fields_json(self) -> list[JsonValue]:
@@ -602,18 +323,6 @@ class ActionRun:
         if attempt.detail:
             item["detail"] = self.redactor.scrub(attempt.detail)
         return item
-
-
-def _unresolved(count: int) -> str | None:
-    """The outcome of an attempt whose selector matched `count` elements (-1: not a selector),
-    unless it matched exactly one (then the step acts)."""
-    if count < 0:
-        return "invalid_selector"
-    if count == 0:
-        return "not_found"
-    if count > 1:
-        return "ambiguous"
-    return None
 
 
 def action_origin(url: str) -> str:
