@@ -105,8 +105,8 @@ RUN_BY: dict[tuple[str, str], str] = {
     ): f"{_HERE}::test_the_generator_commands_run_as_typed",
     (
         "README.md",
-        "from playwright_tools import dispatch",
-    ): f"{_HOST}::test_the_dispatch_examples_run_against_a_page",
+        "from playwright.sync_api import sync_playwright",
+    ): f"{_HOST}::test_the_readme_dispatch_example_runs_as_typed",
     (
         "README.md",
         ".venv/bin/python -m host serve --stdio                         # MCP over stdio, for a local agent",

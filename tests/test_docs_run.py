@@ -129,11 +129,14 @@ def test_the_listing_figures_are_the_reports() -> None:
         return abs(value - actual) < step / 2 + 1
 
     found = re.search(
-        r"\((\d+) tools, about ([\d,]+) tokens of schema\); the (\d+) generated", readme
+        r"\((\d+) tools, about ([\d,]+) tokens of schema; (\d+) with `--enable-execute` and "
+        r"`--record`, as `host report` lists\); the (\d+) generated",
+        readme,
     )
     assert found, "README.md: the default listing's figures are not where they were"
     assert int(found.group(1)) == plain[0] and near(found.group(2), plain[1]), found.group(0)
-    assert int(found.group(3)) == generated, found.group(0)
+    assert int(found.group(3)) == switched[0], found.group(0)
+    assert int(found.group(4)) == generated, found.group(0)
     found = re.search(
         r"(\d+) tools, about ([\d,]+) tokens of listed schema \((\d+) and about ([\d,]+)", host
     )

@@ -159,7 +159,7 @@ def add_serve_command(
         default=[],
         type=Path,
         metavar="DIR",
-        help="a directory upload_file may read files from; repeatable (default: uploads off); "
+        help="a directory browser_file_upload (and webBrowser's upload_file) may read files from; repeatable (default: uploads off); "
         "refused at start if it is not an existing directory",
     )
     serve.add_argument(

@@ -338,13 +338,27 @@ def test_the_config_example_starts_a_host(form: Form, tmp_path: Path) -> None:
 # -- Python ------------------------------------------------------------------------------------
 
 
+def test_the_readme_dispatch_example_runs_as_typed(tmp_path: Path) -> None:
+    """README's example starts its own Chromium and prints what its comment says."""
+    example = block("README.md", "from playwright.sync_api import sync_playwright")
+    script = tmp_path / "example.py"
+    script.write_text(example.text, encoding="utf-8")
+    done = subprocess.run(
+        [str(REPO / ".venv" / "bin" / "python"), str(script)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Hello\n"
+
+
 def test_the_dispatch_examples_run_against_a_page(form: Form) -> None:
     from playwright.sync_api import sync_playwright
 
-    examples = [
-        block("README.md", "from playwright_tools import dispatch"),
-        block("docs/generator.md", "from playwright_tools import dispatch, ToolError"),
-    ]
+    examples = [block("docs/generator.md", "from playwright_tools import dispatch, ToolError")]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM)
         try:

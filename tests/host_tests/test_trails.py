@@ -217,8 +217,10 @@ def test_a_renamed_button_fails_the_replay_at_its_line(recorded: Path, pages: Fo
     assert done.returncode == 1, done.stdout + done.stderr
     line = next(s.line for s in read_trail(recorded).steps if s.tool == "browser_click")
     assert (
-        f'form.trail.yaml:{line}: browser_click get_by_role("button", name="Save"):' in done.stdout
+        f'form.trail.yaml:{line}: browser_click get_by_role("button", name="Save"): '
+        "[playwright_error] Locator.click: Timeout" in done.stdout
     )
+    assert "replay failed at step" in done.stdout
 
 
 def test_bad_trails_are_refused_before_the_browser(tmp_path: Path) -> None:
