@@ -124,6 +124,12 @@ def test_wheel_declares_the_host_console_script_and_ships_the_tools(wheel: Path)
         and "host/tools/browser_navigate.tool.yaml" in names
     )
     assert "host/toolsets/web_agent.toolset.yaml" in names
+    # Every generated descriptor and toolset, byte for byte: an installed host describes the
+    # tools exactly as a checkout does.
+    shipped = [*descriptors, *(REPO / "generated" / "toolsets").glob("*.yaml")]
+    for path in shipped:
+        name = f"playwright_tools/descriptors/{path.relative_to(REPO / 'generated').as_posix()}"
+        assert archive.read(name) == path.read_bytes(), name
 
 
 def test_installed_console_script_serves_the_packaged_tools(
@@ -153,6 +159,12 @@ def test_installed_console_script_serves_the_packaged_tools(
 
     names = asyncio.run(list_tools())
     assert len(names) > 10, names
+    # The toolset report of the installed copy, checked from elsewhere: the same descriptions,
+    # so the same costs as the checkout's REPORT.md.
+    report = subprocess.run(
+        [str(script), "report", "--check"], cwd=workdir, env=env, capture_output=True, text=True
+    )
+    assert report.returncode == 0, report.stdout + report.stderr
     loaded = subprocess.run(
         [
             sys.executable,

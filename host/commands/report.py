@@ -8,6 +8,7 @@ as the MCP server lists it) as compact JSON, in characters / 4.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,7 +137,9 @@ def main(check: bool = False, path: Path = REPORT) -> int:
     current = path.read_text(encoding="utf-8") if path.exists() else None
     if check:
         if current != text:
-            print(f"{path} is stale; run `python -m host report`", file=sys.stderr)
+            # The interpreter running now: the fix runs where it is printed (a venv or not).
+            fix = f"{shlex.quote(sys.executable)} -m host report"
+            print(f"{path} is stale; run `{fix}`", file=sys.stderr)
             return 1
     elif current != text:
         path.write_text(text, encoding="utf-8")
@@ -156,9 +159,11 @@ def _said(path: Path, registry: ToolRegistry, done: str) -> str:
     except ValueError:
         shown = str(path)
     costs = default_costs(registry)
+    plain = [c for c in costs if c.name not in (EXECUTE_TOOL, OBJECTIVE_TOOL)]
     figures = (
         f"{len(read_toolsets(HOST_TOOLSETS_DIR))} toolsets; the default listing has "
-        f"{len(costs)} tools, {total_tokens(costs)} tokens"
+        f"{len(plain)} tools, {total_tokens(plain)} tokens; {len(costs)} tools, "
+        f"{total_tokens(costs)} tokens with --enable-execute and --record"
     )
     if done == "wrote":
         return f"wrote {shown} ({figures})"

@@ -199,12 +199,17 @@ def read_toolsets(directory: Path, cache: YamlCache | None = None) -> list[Tools
 
 
 def find_generated_dir() -> Path | None:
-    """The generator's output directory beside the importable `playwright_tools` package, if any.
+    """The folder of the generated descriptors (`tools/`, `toolsets/`) of the importable
+    `playwright_tools` package, if any; found without importing the package.
 
-    `generated/python/playwright_tools` → `generated/`; found without importing the package.
+    In a checkout `generated/python/playwright_tools` → `generated/`; installed from a wheel,
+    the package's own `descriptors/` (the same files, shipped as package data).
     """
     spec = importlib.util.find_spec("playwright_tools")
     if spec is None or spec.origin is None:
         return None
-    candidate = Path(spec.origin).resolve().parents[2]
-    return candidate if (candidate / "tools").is_dir() else None
+    package = Path(spec.origin).resolve().parent
+    for candidate in (package.parents[1], package / "descriptors"):
+        if (candidate / "tools").is_dir():
+            return candidate
+    return None

@@ -6,9 +6,12 @@ import asyncio
 import json
 import os
 import re
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from host_tests.host_helpers import ServedHost
 from mcp import Client
 
@@ -71,14 +74,19 @@ def test_report_says_what_it_wrote_and_rewrites_nothing_unchanged(
     assert report_main(path=path) == 0
     wrote = capsys.readouterr().out.splitlines()
     text = path.read_text(encoding="utf-8")
-    row = re.search(
+    both = re.search(
         r"^\| default listing \(with --enable-execute and --record\) \| (\d+) \| (\d+) \|",
         text,
         re.M,
     )
-    assert row is not None, text
+    plain = re.search(r"^\| default listing \(neither\) \| (\d+) \| (\d+) \|", text, re.M)
+    assert both is not None and plain is not None, text
     toolsets = len(list((REPORT.parent).glob("*.toolset.yaml")))
-    figures = f"({toolsets} toolsets; the default listing has {row[1]} tools, {row[2]} tokens)"
+    # The listing a plain `serve` shows first (as README quotes it), then with both flags.
+    figures = (
+        f"({toolsets} toolsets; the default listing has {plain[1]} tools, {plain[2]} tokens; "
+        f"{both[1]} tools, {both[2]} tokens with --enable-execute and --record)"
+    )
     assert wrote == [f"wrote REPORT.md {figures}"]
     os.utime(path, (1_000_000, 1_000_000))
     assert report_main(path=path) == 0
@@ -86,3 +94,21 @@ def test_report_says_what_it_wrote_and_rewrites_nothing_unchanged(
     assert path.stat().st_mtime == 1_000_000  # not written again
     assert report_main(check=True, path=path) == 0
     assert capsys.readouterr().out.splitlines() == [f"REPORT.md is up to date {figures}"]
+
+
+def test_a_stale_report_prints_a_fix_that_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`report --check` of a stale report names a command that runs as printed: this very
+    interpreter (a venv or an installed copy alike), which rewrites the report."""
+    path = tmp_path / "REPORT.md"
+    path.write_text("stale\n", encoding="utf-8")
+    assert report_main(check=True, path=path) == 1
+    error = capsys.readouterr().err
+    fix = re.search(r"is stale; run `([^`]+)`", error)
+    assert fix is not None, error
+    done = subprocess.run(
+        shlex.split(fix[1]), cwd=REPO, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "REPORT.md unchanged" in done.stdout  # the committed report is current
