@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import seeded_maven
 
-from generator.read.jar_resolver import ResolvedJar, resolve_jar
+from generator.read.jar_resolver import ResolvedJar, mvn_get, resolve_jar
 from generator.shared.diagnostics import GeneratorError
 
 
@@ -48,11 +48,14 @@ def test_local_maven_repository(real_jar: ResolvedJar, empty_homes: tuple[Path, 
     folder = maven / "com/microsoft/playwright/playwright/9.9.9"
     folder.mkdir(parents=True)
     shutil.copy(real_jar.jar, folder / "playwright-9.9.9.jar")
+    # Maven was asked for its sources JAR within the day and had none: not asked again.
+    (folder / "playwright-9.9.9-sources.jar.asked").write_text("asked\n")
     found = resolve_jar("9.9.9", None)
-    assert (found.jar, found.sources, found.origin) == (
+    assert (found.jar, found.sources, found.origin, found.sources_unpublished) == (
         folder / "playwright-9.9.9.jar",
         None,
         "local Maven repository",
+        True,
     )
 
 
@@ -172,3 +175,35 @@ def test_mvn_runs_a_short_lived_jvm_unless_maven_opts_is_set(
     with pytest.raises(GeneratorError):
         resolve_jar("1.62.0", None)
     assert noted.read_text() == seen
+
+
+@pytest.mark.jvm  # mvn
+def test_a_jar_another_build_fetched_gets_its_sources_jar(
+    real_jar: ResolvedJar,
+    maven_without_playwright: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A consumer's own build put the JAR in the local repository without its sources JAR: the
+    resolver asks Maven for it (1.59.0 publishes one); for a release without one (1.63.0) it
+    asks once, keeps the answer beside the JAR and says so (`sources_unpublished`)."""
+    maven = tmp_path / "m2"
+    shutil.copytree(maven_without_playwright, maven)
+    monkeypatch.setenv("MAVEN_REPO_LOCAL", str(maven))
+    monkeypatch.setenv("GRADLE_USER_HOME", str(tmp_path / "gradle"))
+    # As a consumer's build leaves it: the JAR (and its POM), no sources JAR.
+    assert mvn_get("1.59.0", None, maven) == (0, "")
+    published = maven / "com/microsoft/playwright/playwright/1.59.0"
+    assert not (published / "playwright-1.59.0-sources.jar").exists()
+    found = resolve_jar("1.59.0", None)
+    assert found.sources == published / "playwright-1.59.0-sources.jar"
+    assert found.sources.stat().st_size > 100_000 and not found.sources_unpublished
+    unpublished = maven / "com/microsoft/playwright/playwright/1.63.0"
+    unpublished.mkdir(parents=True)
+    shutil.copy(real_jar.jar, unpublished / "playwright-1.63.0.jar")
+    found = resolve_jar("1.63.0", None)
+    asked = unpublished / "playwright-1.63.0-sources.jar.asked"
+    assert (found.sources, found.sources_unpublished, asked.is_file()) == (None, True, True)
+    before = asked.stat().st_mtime_ns
+    assert resolve_jar("1.63.0", None).sources_unpublished
+    assert asked.stat().st_mtime_ns == before  # kept: Maven was not asked again

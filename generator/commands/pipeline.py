@@ -143,7 +143,8 @@ def gather(
         kotlin=kotlin,
         watched=(
             str(resolved.jar),
-            *([str(resolved.sources)] if resolved.sources else []),
+            # Where the sources JAR is or would be: one appearing later changes the descriptions.
+            str(resolved.sources or resolved.jar.with_name(resolved.jar.stem + "-sources.jar")),
             *(str(p) for p in python_files.paths),
             *_tree(templates, "*.j2"),
             *_tree(default_templates(), "*.j2"),
@@ -392,7 +393,9 @@ def _warn_undocumented(inputs: Inputs, tools: list[Tool], diagnostics: Diagnosti
         if not (t.target.selector_param and p.wire_name == "selector")
     ]
     described = sum(bool(p.description) for p in params)
-    diagnostics.warning(
+    # Maven was asked and has none: nothing for the user to do, so a note (-v), not a warning.
+    say = diagnostics.info if inputs.jar.sources_unpublished else diagnostics.warning
+    say(
         str(inputs.jar.jar),
         f"no sources JAR for Playwright {inputs.jar_version}, so no javadoc: {from_python} of "
         f"{len(tools)} tool descriptions and {described} of {len(params)} parameter descriptions "

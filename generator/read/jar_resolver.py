@@ -14,6 +14,7 @@ consumer (the generator, `diff`, the tests, `scripts/kotlin-check.sh`) finds the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import zipfile
@@ -26,6 +27,8 @@ from generator.shared.diagnostics import ExitCode, GeneratorError
 GROUP, ARTIFACT = "com.microsoft.playwright", "playwright"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1:get"
+SOURCES_ASK_AGAIN_S = 24 * 3600
+"""How long a sources JAR Maven did not have is taken as unpublished before it is asked again."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class ResolvedJar:
     jar: Path
     sources: Path | None
     origin: str
+    sources_unpublished: bool = False
+    """Maven was asked for the sources JAR (within `SOURCES_ASK_AGAIN_S`) and has none."""
 
 
 def _maven_repository() -> Path:
@@ -172,7 +177,9 @@ def _fetch_without_parent(version: str, jar: Path, sources: Path) -> tuple[int, 
         folder = repository / GROUP.replace(".", "/") / ARTIFACT / version
         pom = jar.with_suffix(".pom")
         stand_in_parent(repository, pom, version)
-        code, said = mvn_get(version, None, repository)
+        code, said = 0, ""
+        if not jar.is_file():
+            code, said = mvn_get(version, None, repository)
         if code != 0:
             return code, said
         mvn_get(version, "sources", repository)  # optional: descriptions fall back
@@ -205,6 +212,34 @@ def _fetch(version: str, jar: Path, sources: Path) -> None:
         )
 
 
+def _ask_for_sources(version: str, jar: Path, sources: Path) -> bool | None:
+    """Fetch the sources JAR of a JAR already in the local repository (whoever fetched the JAR may
+    not have asked for it): True when it is there now, False when Maven has none, None when
+    Maven could not be asked (no `mvn`). Maven is asked at most once a day per release: its
+    answer is kept beside the JAR (`<sources>.asked`), so a release published without one costs
+    no Maven run on every generation, and is asked again the next day."""
+    import shutil
+    import time
+
+    asked = sources.with_name(sources.name + ".asked")
+    try:
+        if time.time() - asked.stat().st_mtime < SOURCES_ASK_AGAIN_S:
+            return False
+    except OSError:
+        pass
+    if shutil.which("mvn") is None:
+        return None
+    code, said = mvn_get(version, "sources", _maven_repository())
+    if code != 0 and parent_missing(said):
+        _fetch_without_parent(version, jar, sources)
+    if sources.is_file():
+        return True
+    # A read-only repository keeps no answer: asked again next run, which is all it costs.
+    with contextlib.suppress(OSError):
+        asked.write_text(f"Playwright {version}: Maven has no sources JAR\n", encoding="utf-8")
+    return False
+
+
 def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
     """The JAR to reflect: `explicit` (with a `-sources.jar` beside it, if any), else the pinned
     version from the local Maven repository, the Gradle cache or mvn, in that order."""
@@ -221,7 +256,11 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
         return _checked(ResolvedJar(explicit, sibling if sibling.is_file() else None, "--jar"))
     jar, sources = _in_maven(version)
     if jar.is_file():
-        found = ResolvedJar(jar, sources if sources.is_file() else None, "local Maven repository")
+        # Put there by the consumer's own build, most likely, which asks for no sources JAR.
+        unpublished = not sources.is_file() and _ask_for_sources(version, jar, sources) is False
+        found = ResolvedJar(
+            jar, sources if sources.is_file() else None, "local Maven repository", unpublished
+        )
         return _checked(found)
     gradle_jar, gradle_sources = _in_gradle(version)
     if gradle_jar is not None:
