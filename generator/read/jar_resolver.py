@@ -234,10 +234,16 @@ def _ask_for_sources(version: str, jar: Path, sources: Path) -> bool | None:
         _fetch_without_parent(version, jar, sources)
     if sources.is_file():
         return True
+    _remember_no_sources(version, sources)
+    return False
+
+
+def _remember_no_sources(version: str, sources: Path) -> None:
+    """Keeps Maven's answer that it has no sources JAR beside where it would be."""
+    asked = sources.with_name(sources.name + ".asked")
     # A read-only repository keeps no answer: asked again next run, which is all it costs.
     with contextlib.suppress(OSError):
         asked.write_text(f"Playwright {version}: Maven has no sources JAR\n", encoding="utf-8")
-    return False
 
 
 def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
@@ -268,7 +274,12 @@ def resolve_jar(version: str, explicit: Path | None) -> ResolvedJar:
     _fetch(version, jar, sources)
     if not jar.is_file():
         raise GeneratorError(f"'mvn' reported success but {jar} is missing.", ExitCode.ENVIRONMENT)
-    return _checked(ResolvedJar(jar, sources if sources.is_file() else None, "fetched by mvn"))
+    unpublished = not sources.is_file()
+    if unpublished:  # `_fetch` asked for it too: the answer is kept, as `_ask_for_sources` does
+        _remember_no_sources(version, sources)
+    return _checked(
+        ResolvedJar(jar, None if unpublished else sources, "fetched by mvn", unpublished)
+    )
 
 
 def _checked(found: ResolvedJar) -> ResolvedJar:
