@@ -182,3 +182,38 @@ def test_no_network_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     assert len(lines) == 1 and lines[0].startswith("error: cannot reach the registry for "), lines
     assert "Nothing was changed." in lines[0]
     assert _texts(root) == before
+
+
+def test_a_consumer_bump_moves_the_allowlist_and_the_build_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a project without a .venv (a Maven or Gradle build running the generator), `bump` moves
+    the allowlist's pin and the build's own Playwright dependency, and says what to run next;
+    a build file pinning another version is refused, naming it, with nothing changed."""
+    from generator.read import releases
+
+    monkeypatch.setattr(
+        releases, "release", lambda v: Release(v, True, True, True, True, True, True)
+    )
+    root = tmp_path / "consumer"
+    root.mkdir()
+    (root / "allowlist.yaml").write_text("playwright: 1.59.0\ntools:\n  - method: page.title\n")
+    (root / "pom.xml").write_text("<p><playwright.version>1.59.0</playwright.version></p>\n")
+    (root / "build.gradle.kts").write_text(
+        'implementation("com.microsoft.playwright:playwright:1.59.0")\n'
+    )
+    monkeypatch.chdir(root)
+    assert main(["bump", "1.62.0"]) == 0
+    out = capsys.readouterr().out
+    assert "bump: Playwright 1.59.0 -> 1.62.0 in allowlist.yaml, pom.xml, build.gradle.kts" in out
+    assert "A bump, from a consumer" in out
+    assert (root / "allowlist.yaml").read_text().startswith("playwright: 1.62.0\n")
+    assert "<playwright.version>1.62.0<" in (root / "pom.xml").read_text()
+    assert "playwright:playwright:1.62.0" in (root / "build.gradle.kts").read_text()
+    (root / "pom.xml").write_text("<p><playwright.version>1.61.0</playwright.version></p>\n")
+    before = (root / "allowlist.yaml").read_text()
+    assert main(["bump", "1.63.0"]) == 2
+    assert (
+        "pom.xml pins Playwright 1.61.0, but the allowlist pins 1.62.0" in capsys.readouterr().err
+    )
+    assert (root / "allowlist.yaml").read_text() == before

@@ -193,7 +193,9 @@ def run_bump(argv: Sequence[str]) -> int:
     if version == pin:
         raise GeneratorError(f"the project already pins Playwright {pin}; nothing to do.")
     root = args.allowlist.resolve().parent
-    python = _venv_python(root)
+    # A project with its own .venv (this generator's checkout, a Python consumer) has the full
+    # bump: pins, pip, regeneration, the review. Without one, it is a build's (Maven, Gradle).
+    python = _venv_python(root) if (root / ".venv").exists() else None
     found = release(version)
     if found.missing:
         raise GeneratorError(
@@ -203,7 +205,53 @@ def run_bump(argv: Sequence[str]) -> int:
             "was changed.",
             ExitCode.ENVIRONMENT,
         )
+    if python is None:
+        return _consumer_bump(args.allowlist.resolve(), root, pin, version)
     return _bump(args, root, python, pin, version)
+
+
+# A consumer's build files and their pins of Playwright Java (a Maven property or the dependency's
+# own version, a Gradle coordinate), moved with the allowlist's `playwright:`.
+CONSUMER_PINS = (
+    Pin("pom.xml", r"<playwright\.version>([^<]+)</playwright\.version>", required=False),
+    Pin(
+        "pom.xml",
+        r"<artifactId>playwright</artifactId>\s*<version>([0-9][^<$]*)</version>",
+        required=False,
+    ),
+    Pin(
+        "build.gradle.kts", r"com\.microsoft\.playwright:playwright:([0-9][^\"']*)", required=False
+    ),
+    Pin("build.gradle", r"com\.microsoft\.playwright:playwright:([0-9][^\"']*)", required=False),
+)
+
+
+def _consumer_bump(allowlist: Path, root: Path, old: str, new: str) -> int:
+    """A bump in a project that uses the generator (no generator checkout beside its allowlist):
+    the allowlist's `playwright:` and the build's own Playwright dependency move together (its
+    `--expect-playwright` refuses one without the other); the build regenerates."""
+    texts: dict[Path, str] = {
+        allowlist: repin(allowlist.read_text(encoding="utf-8"), PINS[0], old, new)
+    }
+    for pin in CONSUMER_PINS:
+        path = root / pin.path
+        if path.is_file():
+            texts[path] = repin(texts.get(path, path.read_text(encoding="utf-8")), pin, old, new)
+    moved = [p for p, t in texts.items() if p == allowlist or t != p.read_text(encoding="utf-8")]
+    for path in moved:
+        path.write_text(texts[path], encoding="utf-8")
+    shown = ", ".join(p.relative_to(root).as_posix() for p in moved)
+    print(f"bump: Playwright {old} -> {new} in {shown}")
+    if len(moved) == 1:
+        print(
+            f"bump: no build file here pins Playwright {old} (pom.xml, build.gradle.kts): move your "
+            f"build's com.microsoft.playwright:playwright to {new} too"
+        )
+    print(
+        "bump: now run your build (it regenerates the tools), review manifest.json and any compile "
+        'error a changed signature brings, and commit (docs/generator.md "A bump, from a consumer")'
+    )
+    return ExitCode.OK
 
 
 def _bump(args: argparse.Namespace, root: Path, python: Path, old: str, new: str) -> int:
