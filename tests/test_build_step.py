@@ -327,6 +327,24 @@ def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     assert "tools is stale" in said
     assert not said_to_run("--check`", said)
     assert said_to_run("` and commit the result.", said)
+    # The fix line runs as printed in the consumer's own shell (not the hook's PATH): run it, and
+    # the commit goes through.
+    fix = re.search(r"Run `([^`]+)` and commit the result", said)
+    assert fix is not None, said
+    assert not fix[1].startswith("python "), fix[1]  # the hook's python is not the user's
+    ran = subprocess.run(
+        fix[1], shell=True, cwd=consumer, env=os.environ, capture_output=True, text=True
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert _git("add", "-A", cwd=consumer).returncode == 0
+    again = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "b"],
+        cwd=consumer,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert again.returncode == 0, again.stdout + again.stderr
 
 
 @pytest.mark.build

@@ -1,6 +1,7 @@
 """Commands that messages tell the user to run, spelled as they must be typed: the interpreter
 the user ran, as `.venv/bin/python` when that is the current folder's virtual environment (the
-project's setup), `python` when PATH finds it under that name, else its full path; the arguments
+project's setup), `python` when PATH finds it under that name (not under a pre-commit hook,
+whose PATH is not the user's), else its full path; the arguments
 as given, shell-quoted."""
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ def python() -> str:
     venv = os.path.join(os.getcwd(), ".venv", "bin")
     if os.path.isfile(os.path.join(venv, "python")) and os.path.realpath(venv) == running:
         return ".venv/bin/python"
-    on_path = shutil.which("python")
+    # Under a pre-commit hook PATH leads to the hook's own environment, which the user's shell
+    # does not have: there only the full path runs as printed.
+    on_path = None if os.environ.get("PRE_COMMIT") else shutil.which("python")
     if on_path and os.path.realpath(os.path.dirname(on_path)) == running:
         return "python"
     return shlex.quote(sys.executable)
