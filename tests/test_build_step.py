@@ -393,3 +393,20 @@ def said_to_run(rest: str, said: str) -> bool:
         r"Run `(?:\S*/)?python -m generator" + (" " if rest[0] == "-" else "") + re.escape(rest)
     )
     return re.search(pattern, said) is not None
+
+
+def test_the_maven_example_commits_current_output() -> None:
+    """examples/maven-kotlin keeps its generated tools committed (the layout its build, hook and CI
+    share): they are what the generator makes of its allowlist now. A generator change that
+    alters them fails here with the command that regenerates them."""
+    example = REPO / "examples" / "maven-kotlin"
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "--check", "--allowlist", "allowlist.yaml"],
+        cwd=example,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    assert "playwright-tools is up to date" in done.stdout

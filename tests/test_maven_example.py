@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,8 @@ def test_the_maven_example_verifies_from_a_clean_copy_and_its_check_profile_fail
     said = built.stdout + built.stderr
     assert built.returncode == 0, said[-6000:]
     assert (copy / "mvnw").is_file()  # Maven came from the wrapper build.sh generated
-    assert "2 tools generated" in said  # the generator ran in this build, from nothing
+    # The generator ran in this build and found the committed output current.
+    assert "2 tools generated, 0 skipped; 0 file(s) written" in said
     assert (
         copy / "target" / "classes" / GENERATED / "GeneratedSetExtraHTTPHeadersTool.class"
     ).is_file()
@@ -89,6 +91,16 @@ def test_the_maven_example_verifies_from_a_clean_copy_and_its_check_profile_fail
     assert any("server sees" in name for name in names), names
     assert any("classpath" in name for name in names), names
 
+    # The artifact carries the tools, never the stand-ins of Trailblaze's own types.
+    (jar,) = (copy / "target").glob("playwright-tools-maven-kotlin-*.jar")
+    packaged = zipfile.ZipFile(jar).namelist()
+    assert f"{GENERATED}/GeneratedSetExtraHTTPHeadersTool.class" in packaged
+    assert [
+        n for n in packaged if n.startswith("xyz/") and GENERATED not in n and n.endswith(".class")
+    ] == []
+    # `mvn clean` removes target/ only: the committed output, and so the check, are untouched.
+    cleaned = _build(copy, "clean")
+    assert cleaned.returncode == 0 and not (copy / "target").exists(), cleaned.stdout[-3000:]
     current = _build(copy, "-Pcheck", "validate")
     assert current.returncode == 0, (current.stdout + current.stderr)[-6000:]
     assert "playwright-tools is up to date" in current.stdout

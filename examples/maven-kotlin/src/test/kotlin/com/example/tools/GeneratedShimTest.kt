@@ -66,7 +66,7 @@ class GeneratedShimTest {
     fun `the descriptors and the toolset are on the classpath`() {
         val loader = javaClass.classLoader
         val descriptor = loader.getResource("trails/config/trailmaps/web/tools/web_setExtraHTTPHeaders.tool.yaml")
-        assertNotNull(descriptor, "the resources root (target/playwright-tools/trailblaze/resources) is not on the classpath")
+        assertNotNull(descriptor, "the resources root (playwright-tools/trailblaze/resources) is not on the classpath")
         val toolset = loader.getResource("trails/config/trailmaps/web/toolsets/web_framework.yaml")
         assertNotNull(toolset)
         val listed = toolset!!.readText()
