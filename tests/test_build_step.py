@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import REPO, generate, seeded_maven
+from doc_blocks import block
 
 from generator.read.jar_resolver import resolve_jar
 
@@ -348,29 +350,50 @@ def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
 
 
 @pytest.mark.build
-def test_the_ci_script_passes_a_current_tree_and_fails_a_stale_one(
+def test_the_ci_job_passes_a_current_tree_and_fails_a_stale_one_with_a_fix_that_runs(
     tmp_path: Path, pinned_version: str
 ) -> None:
-    """docs/ci.md's job is scripts/ci/check-generated.sh: run here as the job runs it, in a
-    consumer repository, installing the generator from this checkout."""
+    """docs/ci.md's job step, run as written in a consumer repository (bash, the generator
+    installed from this checkout): a current tree passes; a stale one fails with the command
+    that fixes it, which runs there as printed, after which the step passes again."""
+    job = yaml.safe_load(
+        block(
+            "docs/ci.md",
+            "# illustrative: a GitHub Actions job, which cannot run here; tests/test_build_step.py runs its",
+        ).text
+    )
+    step = job["jobs"]["check"]["steps"][-1]["run"]
     consumer = tmp_path / "consumer"
     allowlist = _allowlist(consumer, pinned_version, "generate:\n  out: tools\n  outputs: yaml\n")
     assert generate(consumer / "tools", allowlist) == 0
     env = {
         **os.environ,
         "GENERATOR": str(REPO),
-        "GENERATOR_VENV": str(tmp_path / "venv"),
         "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache"),
     }
-    script = [str(REPO / "scripts" / "ci" / "check-generated.sh")]
-    current = subprocess.run(script, cwd=consumer, env=env, capture_output=True, text=True)
+
+    def run(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", command],
+            cwd=consumer,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+
+    current = run(step)
     assert current.returncode == 0, current.stderr
     assert "tools is up to date" in current.stdout
     allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
-    stale = subprocess.run(script, cwd=consumer, env=env, capture_output=True, text=True)
+    stale = run(step)
     assert stale.returncode == 1, stale.stderr
-    assert "+++ tools/tools/web_url.tool.yaml" in stale.stdout or "web_url" in stale.stdout
-    assert said_to_run("--allowlist allowlist.yaml` and commit", stale.stderr)
+    assert "web_url" in stale.stdout
+    fix = re.search(r"Run `([^`]+)` and commit", stale.stderr)
+    assert fix is not None, stale.stderr
+    assert fix[1] == ".generator-venv/bin/python -m generator"
+    assert run(fix[1]).returncode == 0
+    assert run(step).returncode == 0
 
 
 def test_runs_of_other_output_kinds_never_share_a_tools_rendering(

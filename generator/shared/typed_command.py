@@ -1,6 +1,7 @@
 """Commands that messages tell the user to run, spelled as they must be typed: the interpreter
 the user ran, as `.venv/bin/python` when that is the current folder's virtual environment (the
-project's setup), `python` when PATH finds it under that name (not under a pre-commit hook,
+project's setup), another virtual environment inside the current folder by its relative path,
+`python` when PATH finds it under that name (not under a pre-commit hook,
 whose PATH is not the user's), else its full path; the arguments
 as given, shell-quoted."""
 
@@ -23,6 +24,11 @@ def python() -> str:
     venv = os.path.join(os.getcwd(), ".venv", "bin")
     if os.path.isfile(os.path.join(venv, "python")) and os.path.realpath(venv) == running:
         return ".venv/bin/python"
+    # A virtual environment inside the current folder (CI's `.generator-venv`): by its relative
+    # path, which runs wherever that folder is checked out and set up the same way.
+    inside = os.path.relpath(os.path.abspath(sys.executable), os.getcwd())
+    if not inside.startswith(os.pardir) and os.path.basename(os.path.dirname(inside)) == "bin":
+        return shlex.quote(inside)
     # Under a pre-commit hook PATH leads to the hook's own environment, which the user's shell
     # does not have: there only the full path runs as printed.
     on_path = None if os.environ.get("PRE_COMMIT") else shutil.which("python")
