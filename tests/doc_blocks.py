@@ -105,6 +105,10 @@ RUN_BY: dict[tuple[str, str], str] = {
     ): f"{_HERE}::test_the_generator_commands_run_as_typed",
     (
         "README.md",
+        "python3 -m http.server 8000 --bind 127.0.0.1 --directory examples/sample-site   # http://127.0.0.1:8000/",
+    ): f"{_HOST}::test_the_executor_and_its_curl_answer_as_shown",
+    (
+        "README.md",
         "from playwright.sync_api import sync_playwright",
     ): f"{_HOST}::test_the_readme_dispatch_example_runs_as_typed",
     (

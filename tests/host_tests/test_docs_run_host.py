@@ -15,13 +15,14 @@ import shutil
 import signal
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from doc_blocks import block, commands
-from host_executor.helpers import ExecutorProcess, start_page_server
+from host_executor.helpers import ExecutorProcess
 from local_server import LocalServer, serve
 from mcp import Client, StdioServerParameters
 
@@ -72,6 +73,68 @@ def form() -> Iterator[Form]:
     state.server = serve(Handler)
     yield state
     state.server.stop()
+
+
+SAMPLE_SITE = REPO / "examples" / "sample-site"
+SAMPLE_SITE_COMMAND = (
+    "python3 -m http.server 8000 --bind 127.0.0.1 --directory examples/sample-site"
+    "   # http://127.0.0.1:8000/"
+)
+
+
+class SampleSite:
+    """examples/sample-site served in process; it records the headers each request carried."""
+
+    def __init__(self) -> None:
+        self.headers: list[dict[str, str]] = []
+        self.server: LocalServer | None = None
+
+    @property
+    def origin(self) -> str:
+        assert self.server is not None
+        return self.server.origin.rstrip("/")
+
+
+@pytest.fixture(scope="module")
+def sample_site() -> Iterator[SampleSite]:
+    state = SampleSite()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(SAMPLE_SITE), **kwargs)
+
+        def do_GET(self) -> None:
+            state.headers.append({k.lower(): v for k, v in self.headers.items()})
+            super().do_GET()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    state.server = serve(Handler)
+    yield state
+    state.server.stop()
+
+
+def start_sample_site_as_documented() -> tuple[subprocess.Popen[bytes], str]:
+    """README's command for the sample site, run as typed but for a free port: the process and
+    its origin, once it answers."""
+    port = free_port()
+    (command,) = commands(block("README.md", SAMPLE_SITE_COMMAND).text)
+    words = command.replace(" 8000 ", f" {port} ").split()
+    assert words[0] == "python3", words
+    process = subprocess.Popen(
+        words, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 60
+    while True:  # polls until it answers, up to a generous deadline
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return process, f"http://127.0.0.1:{port}"
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise AssertionError(f"{command} did not start serving") from None
+            time.sleep(0.05)
 
 
 def free_port() -> int:
@@ -227,10 +290,9 @@ def test_the_executor_and_its_curl_answer_as_shown(tmp_path: Path) -> None:
         ).text
     )
     assert readme[0] == ".venv/bin/python -m host executor", readme
-    state, pages = start_page_server()
+    site, page_origin = start_sample_site_as_documented()
     service = ExecutorProcess(env={"WEB_EXECUTOR_BIND_ADDR": "127.0.0.1:0"})
     try:
-        page_origin = state.url("")
         readme_text = block(
             "README.md", ".venv/bin/python -m host executor                       # 127.0.0.1:8091"
         ).text
@@ -275,13 +337,14 @@ def test_the_executor_and_its_curl_answer_as_shown(tmp_path: Path) -> None:
         }
     finally:
         service.stop()
-        pages.stop()
+        site.terminate()
+        site.wait(timeout=30)
 
 
 # -- TypeScript --------------------------------------------------------------------------------
 
 
-def test_the_typescript_example_compiles_and_runs(form: Form, tmp_path: Path) -> None:
+def test_the_typescript_example_compiles_and_runs(sample_site: SampleSite, tmp_path: Path) -> None:
     example = block(
         "docs/host.md", "// host.ts: run against a host serving HTTP on 127.0.0.1:8931 (see below)"
     )
@@ -295,7 +358,7 @@ def test_the_typescript_example_compiles_and_runs(form: Form, tmp_path: Path) ->
     host = serve_host("--toolset", "all")
     try:
         source = example.text.replace("http://127.0.0.1:8931", host.base).replace(
-            "http://127.0.0.1:3000", form.origin
+            "http://127.0.0.1:8000", sample_site.origin
         )
         (root / "host.ts").write_text(source)
         for command in run:
@@ -307,7 +370,7 @@ def test_the_typescript_example_compiles_and_runs(form: Form, tmp_path: Path) ->
         said = re.search(r'console\.log\(error\.code\); \}  // "(\w+)"', example.text)
         assert said, example.text
         assert done.stdout.strip() == said.group(1), done.stdout
-        assert any(h.get("x-test") == "1" for h in form.headers)
+        assert any(h.get("x-test") == "1" for h in sample_site.headers)
     finally:
         host.stop()
 
