@@ -3,7 +3,7 @@
 Python: a pytest module that needs only `pytest` and `playwright`; it launches Chromium itself
 (the executable in `PLAYWRIGHT_CHROMIUM_EXECUTABLE`, else the one the trail was exported for,
 else Playwright's own) and runs the steps with the sync API. TypeScript: a `@playwright/test`
-spec. Each objective becomes a comment, each call one or a few statements with locators
+spec that picks its Chromium the same way (`test.use`), so it runs without a config file. Each objective becomes a comment, each call one or a few statements with locators
 (`page.get_by_role("button", name="Save").click()`); a call with no Playwright equivalent is
 kept as a comment saying so. Secrets are read from the environment, never written.
 """
@@ -63,7 +63,7 @@ def export(trail: Trail, registry: ToolRegistry, language: str, executable: str)
     """The test module's text for `trail`."""
     if language == "python":
         return _python(trail, registry, executable)
-    return _typescript(trail, registry)
+    return _typescript(trail, registry, executable)
 
 
 def _python(trail: Trail, registry: ToolRegistry, executable: str) -> str:
@@ -100,12 +100,24 @@ def _python(trail: Trail, registry: ToolRegistry, executable: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _typescript(trail: Trail, registry: ToolRegistry) -> str:
+def _typescript(trail: Trail, registry: ToolRegistry, executable: str) -> str:
     body = _body(trail, registry, "typescript")
     name = _test_name(trail)
     out = [
         f"// Exported from {trail.path.name} by `python -m host export --to typescript`.",
+        'import { existsSync } from "node:fs";',
         f'import {{ {_imports(body, "test")} }} from "@playwright/test";',
+        "",
+        "// The Chromium the trail was exported for (PLAYWRIGHT_CHROMIUM_EXECUTABLE names another),",
+        "// else Playwright's own: no config file needed.",
+        f"const executable = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? {json.dumps(executable)};",
+        "test.use({",
+        "  launchOptions: {",
+        "    executablePath: existsSync(executable) ? executable : undefined,",
+        '    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update",',
+        '      "--disable-sync", "--no-first-run"],',
+        "  },",
+        "});",
         "",
         f"test({json.dumps(name)}, async ({{ context }}) => {{",
         "  let page = await context.newPage();",

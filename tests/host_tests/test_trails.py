@@ -262,7 +262,7 @@ def test_the_python_export_runs_under_pytest(recorded: Path, tmp_path: Path) -> 
     assert "1 passed" in done.stdout
 
 
-def test_the_typescript_export_type_checks(recorded: Path) -> None:
+def test_the_typescript_export_type_checks_and_runs(recorded: Path) -> None:
     exported = subprocess.run(
         [PYTHON, "-m", "host", "export", str(recorded), "--to", "typescript"],
         cwd=REPO, capture_output=True, text=True, timeout=60, check=True,
@@ -281,6 +281,15 @@ def test_the_typescript_export_type_checks(recorded: Path) -> None:
             cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
+        # And it runs, as exported: @playwright/test with no config file, on this machine's
+        # Chromium (the one the trail was exported for), the secret from the environment.
+        ran = subprocess.run(
+            [str(REPO / "node_modules/.bin/playwright"), "test", "--reporter=line", str(folder / "form.spec.ts")],
+            cwd=folder, capture_output=True, text=True, timeout=300, check=False,
+            env={**os.environ, "PW": PASSWORD},
+        )  # fmt: skip
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert "1 passed" in ran.stdout, ran.stdout
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
