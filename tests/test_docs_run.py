@@ -79,7 +79,8 @@ def test_the_docs_name_tools_as_tools_list_shows_them() -> None:
     former = {a: n for a, n in former_names().items() if a.startswith(("web_", "playwright_"))}
     assert {"playwright_execute", "web_tabs", "web_route", "web_snapshot"} <= set(former)
     problems = []
-    for path in docs():
+    # docs/graduation.md names Trailblaze's own tools (its `web_snapshot` is not this host's).
+    for path in [d for d in docs() if d.name != "graduation.md"]:
         number = 0
         for paragraph in path.read_text(encoding="utf-8").split("\n\n"):
             start, number = number + 1, number + paragraph.count("\n") + 2
