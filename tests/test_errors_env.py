@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -481,3 +483,25 @@ def test_directory_where_a_file_goes(
     ) or err.startswith("error: ")
     assert err.count("error: ") == 1 and "Traceback" not in err
     assert _snapshot(out) == before
+
+
+def test_another_python_than_the_projects_names_the_project_one(tmp_path: Path) -> None:
+    """A bare `python3 -m generator --check` in the checkout, with a Python that is not the
+    project's .venv (so without playwright): the error names the project's Python with the same
+    arguments, and that line runs as printed."""
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    assert base.is_file(), base
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    done = subprocess.run(
+        [str(base), "-m", "generator", "--check"],
+        cwd=REPO, env=env, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    fix = re.search(r"Run the generator with the project's own Python: (.+)$", done.stderr.strip())
+    assert fix is not None, done.stderr
+    assert fix[1] == ".venv/bin/python -m generator --check"
+    again = subprocess.run(
+        shlex.split(fix[1]), cwd=REPO, capture_output=True, text=True, check=False, timeout=600
+    )
+    assert again.returncode == 0, again.stdout + again.stderr

@@ -399,8 +399,24 @@ def locate_python_api(pinned: str | None = None) -> PythonApiFiles:
     allowlist pins, which the error's install command names)."""
     spec = importlib.util.find_spec("playwright")
     if spec is None or not spec.submodule_search_locations:
+        import shlex
+        import sys
+
         from generator.shared import typed_command
 
+        project = Path(".venv", "bin", "python")
+        # The environments compared, not the binaries: a venv's python links to the system's.
+        if project.is_file() and Path(sys.prefix).resolve() != Path(".venv").resolve():
+            # Run with another Python than the project's own (a bare `python -m generator`).
+            again = " ".join(
+                [str(project), "-m", "generator", *(shlex.quote(a) for a in sys.argv[1:])]
+            )
+            raise GeneratorError(
+                f"The Python package 'playwright' is not installed for {sys.executable}, which "
+                f"is not this project's environment. Run the generator with the project's own "
+                f"Python: {again}",
+                ExitCode.ENVIRONMENT,
+            )
         install = typed_command.command("pip", "install", f"playwright=={pinned or 'VERSION'}")
         raise GeneratorError(
             "The Python package 'playwright' is not installed. Install the version the allowlist pins: "
