@@ -14,6 +14,8 @@ started early killed and reaped); once serving, the serving loop takes SIGTERM o
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -61,6 +63,22 @@ def main() -> int:
     try:
         from host.commands.cli import main as cli_main
 
-        return cli_main()
+        status = cli_main()
     finally:
         early_driver.discard()
+    if status == 0 and sys.argv[1:2] == ["serve"] and "--stdio" in sys.argv:
+        _exit_now(status)  # served and closed everything (a refusal returns as any command)
+    return status
+
+
+def _exit_now(status: int) -> None:
+    """End a stdio host that has closed everything (its sessions, browser, driver, trails) at
+    once: the interpreter's own teardown of the SDK's modules is a tenth of a second more that
+    the client waits for when it closes the session."""
+    import logging
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)

@@ -12,6 +12,7 @@ import logging
 import signal
 import socket
 import sys
+import threading
 from typing import TYPE_CHECKING
 
 from host.calls.registry import ToolRegistry
@@ -164,6 +165,7 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
     from host.sessions.keys import SessionKey
     from host.transports.early_answers import AnswerCache, EarlyResponder, base_key
     from host.transports.early_answers import default_location as answers_location
+    from host.transports.stdio import EOF_GRACE_S, cancelled_at_eof
     from host.transports.stdio_wire import StdioWire
 
     key = SessionKey("stdio", "stdio")  # one process, one connection: one session
@@ -201,15 +203,62 @@ async def serve_stdio(config: HostConfig, registry: ToolRegistry) -> None:
             async with asyncio.timeout(SDK_IDLE_S):
                 await early.sdk_wanted.wait()
         log.info("loading the MCP SDK")
-        await loop.run_in_executor(None, _load_stdio_server)
-        _started()
-        await _serve(host, config, key, wire, early)
+        if await _sdk_or_end(_load_in_background(loop), early):
+            _started()
+            await _serve(host, config, key, wire, early)
+        else:
+            # stdin ended with every line answered early: what is still running is answered
+            # as at any end of stdin, and the host exits without waiting for the SDK's import.
+            log.info("stopping: the client closed stdin")
+            await early.drain(EOF_GRACE_S, cancelled_at_eof)
     except asyncio.CancelledError:
         log.info("stopping on %s", stopping[0] if stopping else "cancellation")
     finally:
         early.close()
         await shutdown(host, pool)
         wire.close()
+
+
+def _load_in_background(loop: asyncio.AbstractEventLoop) -> asyncio.Future[None]:
+    """Import the MCP SDK in a daemon thread: an exit does not wait for an import under way
+    (a pool's worker thread would be joined at exit, half a second after a short session)."""
+    loaded: asyncio.Future[None] = loop.create_future()
+
+    def done(error: BaseException | None) -> None:
+        if loaded.done():
+            return
+        if error is None:
+            loaded.set_result(None)
+        else:
+            loaded.set_exception(error)
+
+    def load() -> None:
+        try:
+            _load_stdio_server()
+        except BaseException as error:
+            loop.call_soon_threadsafe(done, error)
+        else:
+            loop.call_soon_threadsafe(done, None)
+
+    threading.Thread(target=load, name="mcp-sdk-import", daemon=True).start()
+    return loaded
+
+
+async def _sdk_or_end(loaded: asyncio.Future[None], early: EarlyResponder) -> bool:
+    """Whether the SDK loaded (True) before stdin ended with nothing left for it (False)."""
+
+    async def end() -> None:
+        await early.ended_here.wait()
+
+    ended = asyncio.ensure_future(end())
+    try:
+        await asyncio.wait({loaded, ended}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ended.cancel()
+    if loaded.done():
+        loaded.result()  # a failed import is raised, as before
+        return True
+    return False
 
 
 SDK_IDLE_S = 2.0

@@ -330,6 +330,10 @@ class EarlyResponder:
         self.sdk_wanted = asyncio.Event()
         """Set once the SDK is needed: a line waits for it, stdin ended, or a call was
         answered here (the start's first call is done; what follows may share the cores)."""
+        self.ended_here = asyncio.Event()
+        """Set when stdin ended with every line answered here: nothing waits for the SDK, so
+        the host may exit without it (its import, if under way, is not waited for)."""
+        self._handed = False
 
     def answer_calls(self, caller: CallAnswer | None) -> None:
         """From now on, while answering early, answer `tools/call` with what `caller` returns
@@ -398,11 +402,14 @@ class EarlyResponder:
                 waiting = await self._take(line)
                 if waiting is not None:
                     self._early = False
+                    self._handed = True
                     self.sdk_wanted.set()
                     await self._queue.put(waiting)
         except Exception as error:  # stdin failed: the end of the client's messages
             log.info("reading stdin failed: %s", error)
         self.sdk_wanted.set()
+        if not self._handed:
+            self.ended_here.set()
         await self._queue.put(None)
 
     async def _take(self, line: bytes | Skipped) -> Waiting | None:

@@ -52,6 +52,11 @@ _CANCELLED_AT_EOF = (
 )
 
 
+def cancelled_at_eof(request_id: object) -> bytes:
+    """The answer of a request still running `EOF_GRACE_S` after the end of stdin."""
+    return error_line(request_id, REQUEST_CANCELLED, _CANCELLED_AT_EOF)
+
+
 async def serve_wire(
     wire: StdioWire,
     read_send: MemoryObjectSendStream[SessionMessage | Exception],
@@ -151,10 +156,7 @@ async def serve_wire(
             # answered before the SDK was loaded alike).
             ended = asyncio.get_running_loop().time()
             if early is not None:
-                await early.drain(
-                    EOF_GRACE_S,
-                    lambda request_id: error_line(request_id, REQUEST_CANCELLED, _CANCELLED_AT_EOF),
-                )
+                await early.drain(EOF_GRACE_S, cancelled_at_eof)
             left = EOF_GRACE_S - (asyncio.get_running_loop().time() - ended)
             with anyio.move_on_after(max(0.0, left)):
                 await settled.wait()
