@@ -16,6 +16,13 @@ changed). Checked, each a line `ok ...` or `DIFFERS ...`; exit status 1 on any d
   properties, and `id` is its one property without a default;
 - the toolset keys it writes are `ToolSetYamlConfig` properties;
 - the TypeScript SDK declares `interface TrailblazeToolMap`, the augmentation's target;
+- (unless --no-runtime) Trailblaze's own run-time code, compiled from the checkout
+  (scripts/trailblaze_runtime/: the descriptor builders, `TrailblazeJsonInstance`'s decoding,
+  `ToolYamlLoader`, `TrailblazeToolSetCatalog`), over every tool the generator writes for this
+  API setting: every tool described (`buildToolDescriptorIgnoringSurface`,
+  `toScriptedToolDescriptor`), every enum value the descriptor lists and every Playwright wire
+  string decoded and round-tripped, every descriptor loaded, and the generated toolset resolved
+  for both Playwright drivers with the generated resources ahead of Trailblaze's own;
 - (unless --no-bundle) the generated augmentation type-checks against the SDK's own declaration
   bundle, built as Trailblaze builds it: the SDK's pinned dependencies installed with npm into a
   copy of sdks/typescript, `dts-bundle-generator --external-inlines zod @modelcontextprotocol/sdk
@@ -39,7 +46,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi  # noqa: E402
-from generator.render.outputs import TRAILBLAZE_TS_INTERFACE  # noqa: E402
 
 # The keys the `trailblaze` kind writes (templates/trailblaze_tool.yaml.j2, _toolset.yaml.j2).
 DESCRIPTOR_KEYS = ("id", "class")
@@ -51,6 +57,8 @@ TOOLSET_YAML_CONFIG = (
     "trailblaze-models/src/commonMain/kotlin/xyz/block/trailblaze/config/ToolSetYamlConfig.kt"
 )
 TS_CLIENT = "sdks/typescript/src/client.ts"
+# The interface a trailmap's `trailblaze-client.d.ts` (Trailblaze's own) adds its entries to.
+TRAILBLAZE_TS_INTERFACE = "TrailblazeToolMap"
 # The interfaces a shim implements: each abstract member must be in the stand-ins.
 IMPLEMENTED = ("PlaywrightExecutableTool.kt", "ExecutableTrailblazeTool.kt", "TrailblazeTool.kt")
 _TOOL_CLASS = re.compile(r'@TrailblazeToolClass\(\s*(?:name\s*=\s*)?"([A-Za-z][A-Za-z0-9_]*)"')
@@ -352,6 +360,98 @@ def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             )
 
 
+def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
+    """Trailblaze's own run-time code over the tools generated for `api` (module docstring)."""
+    harness = ROOT / "scripts" / "trailblaze_runtime"
+    made_for = {
+        found.group(1)
+        for stand_in in (harness / "standins").glob("*.kt")
+        if (found := re.search(r"// at block/trailblaze@([0-9a-f]{40})", stand_in.read_text()))
+    }
+    if made_for != {api.commit}:
+        # sources.txt is the closure at one commit; another release's files differ.
+        print(
+            f"note     run time: scripts/trailblaze_runtime/ is made for block/trailblaze@"
+            f"{', '.join(sorted(made_for))}; not run for {api.name}"
+        )
+        return
+    sys.path.insert(0, str(harness))
+    import run
+
+    import build  # the harness's modules, beside this script
+
+    with tempfile.TemporaryDirectory(prefix="trailblaze-runtime-") as scratch:
+        out = Path(scratch) / "out"
+        failed = _run(
+            [sys.executable, "-m", "generator", "--outputs", "trailblaze", "--trailblaze-api",
+             api.name, "--out", str(out), "-q"],
+            ROOT,
+            "python -m generator",
+        )  # fmt: skip
+        if failed:
+            report.differs(f"run time: {failed}")
+            return
+        try:
+            found = run.check(
+                checkout, out / "trailblaze" / "kotlin", out / "trailblaze" / "resources"
+            )
+        except build.Failure as failure:
+            report.differs(f"run time: {failure}")
+            return
+    tools = [r for r in found["ahead"] if r.get("kind") == "tool"]
+    undescribed = [t for t in tools if t.get("descriptor") != "ok" or not t.get("scripted")]
+    if undescribed:
+        names = ", ".join(t["tool"] for t in undescribed)
+        why = sorted({str(t.get("error") or t["descriptor"]).strip()[:120] for t in undescribed})
+        report.differs(
+            f"Trailblaze describes {len(tools) - len(undescribed)}/{len(tools)} tools; not "
+            f"{names} ({'; '.join(why)}): generate with an --trailblaze-api this Trailblaze "
+            "describes, or apply that setting's patch"
+        )
+    else:
+        report.ok(f"Trailblaze describes every tool: {len(tools)}/{len(tools)}")
+    for key, what in (
+        ("enum_descriptor_values", "enum values the descriptor lists"),
+        ("enum_wire_strings", "Playwright's wire strings"),
+        ("enum_round_trip", "decoded values, encoded and decoded again,"),
+    ):
+        done = sum(t.get(key, {}).get("ok", 0) for t in tools)
+        total = done + sum(t.get(key, {}).get("failed", 0) for t in tools)
+        first = next(
+            (t[key]["first_failure"] for t in tools if t.get(key, {}).get("first_failure")), None
+        )
+        if first or total == 0:
+            report.differs(f"{what} decoded {done}/{total}: {first or 'no enum at all'}")
+        else:
+            report.ok(f"{what} decoded by TrailblazeJsonInstance: {done}/{total}")
+    yaml_record = next((r for r in found["ahead"] if r.get("kind") == "yaml"), {})
+    loaded = yaml_record.get("loaded", {})
+    if loaded.get("failed") or not loaded.get("ok"):
+        report.differs(f"ToolYamlLoader loads {loaded.get('ok', 0)}/{yaml_record.get('files', 0)} "
+                       f"descriptors: {loaded.get('first_failure')}")  # fmt: skip
+    else:
+        report.ok(f"ToolYamlLoader loads every descriptor: {loaded['ok']}/{yaml_record['files']}")
+    toolset = next((r for r in found["ahead"] if r.get("kind") == "toolset"), {})
+    listed = toolset.get("web_framework_tool_names", 0)
+    for driver in api.drivers:
+        resolved = toolset.get(f"resolveForDriver_{driver}", {}).get("generated", 0)
+        if not listed or resolved != listed or toolset.get("web_framework_unresolved"):
+            report.differs(
+                f"resolveForDriver({driver}) resolves {resolved} of the toolset's {listed} tools"
+                f" {toolset.get('error') or toolset.get('web_framework_unresolved') or ''}".rstrip()
+            )
+        else:
+            report.ok(f"TrailblazeToolSetCatalog.resolveForDriver({driver}): {resolved}/{listed}")
+    behind = next((r for r in found["behind"] if r.get("kind") == "toolset"), {})
+    if behind.get("web_framework_generated_classes", 0) < listed:
+        # Not a difference: where the resources go is the consumer's choice; say what it costs.
+        print(
+            "note     with the generated resources behind Trailblaze's own on the classpath, "
+            "Trailblaze's web_framework.yaml and web_evaluate.tool.yaml shadow them "
+            f"({behind.get('web_framework_generated_classes', 0)} tools resolve): put them ahead"
+        )
+
+
 def patched_copy(api: TrailblazeApi, checkout: Path, into: Path) -> str | None:
     """Copies `checkout` to `into` and applies the API setting's patch there (the checkout itself
     is left as it is); why it could not (one line), or None."""
@@ -377,6 +477,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", required=True, type=Path, help="a block/trailblaze work tree")
     parser.add_argument("--api", default=DEFAULT_API, help=f"one of {', '.join(sorted(APIS))}")
+    parser.add_argument(
+        "--no-runtime",
+        action="store_true",
+        help="skip compiling Trailblaze's run-time code and running it over the tools",
+    )
     parser.add_argument(
         "--no-bundle",
         action="store_true",
@@ -416,6 +521,8 @@ def _check(api: TrailblazeApi, args: argparse.Namespace, checkout: Path) -> int:
     api_setting(api, args.against, report)
     yaml_keys(args.against, report)
     typescript(args.against, report)
+    if not args.no_runtime:
+        runtime(api, args.against, report)
     if not args.no_bundle:
         sdk_bundle(api, args.against, report)
     print("differences found" if report.failed else "no differences")

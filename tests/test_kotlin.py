@@ -21,7 +21,6 @@ import pytest
 from conftest import REPO, generate, read_tree
 from ir_tools import page_tool
 from syrupy.assertion import SnapshotAssertion
-from ts_check import compiler_options, run_tsc
 
 from generator.model.ir import JavaArgument, JavaObject, JavaSetter, Tool, ToolParam
 from generator.model.type_tree import (
@@ -81,19 +80,15 @@ def test_default_run_writes_no_kotlin(generated_tree: Path) -> None:
 
 def test_extra_kinds_add_only_their_files(generated_tree: Path, kotlin_tree: Path) -> None:
     """`--outputs all` is the default tree plus the `trailblaze/` root: the Kotlin shims (a source
-    root), the descriptors and toolset (a resource root) and the TS augmentation."""
+    root) and the descriptors and toolset (a resource root). No TypeScript: Trailblaze writes a
+    trailmap's `TrailblazeToolMap` entries itself, from the descriptors of the tools it
+    describes (every one), and a second declaration would shadow them."""
     default, everything = read_tree(generated_tree), read_tree(kotlin_tree)
     extra = set(everything) - set(default)
-    assert {
-        "trailblaze/typescript/trailblaze-tools.d.ts",
-        "trailblaze/typescript/web-tools.d.ts",
-    } <= extra
+    assert not [n for n in extra if n.startswith("trailblaze/typescript/")]
     resources = {n for n in extra if n.startswith(f"{RESOURCES}/")}
     assert f"{RESOURCES}/toolsets/web_framework.yaml" in resources
-    extra -= resources | {
-        "trailblaze/typescript/trailblaze-tools.d.ts",
-        "trailblaze/typescript/web-tools.d.ts",
-    }
+    extra -= resources
     assert extra and all(n.startswith(f"{KOTLIN_ROOT}/") and n.endswith(".kt") for n in extra)
     # SURFACE.md and manifest.json record the Kotlin shims when they are written, and only then.
     common = set(default) - {".generated-files", "SURFACE.md", "manifest.json"}
@@ -124,13 +119,12 @@ TRAILBLAZE_GOLDENS = (
     f"{RESOURCES}/tools/web_evaluate.tool.yaml",
     f"{RESOURCES}/tools/web_setExtraHTTPHeaders.tool.yaml",
     f"{RESOURCES}/toolsets/web_framework.yaml",
-    "trailblaze/typescript/trailblaze-tools.d.ts",
 )
 
 
 def test_trailblaze_files_snapshot(kotlin_tree: Path, snapshot: SnapshotAssertion) -> None:
-    """The Trailblaze-format files: class-backed descriptors (`id` + `class` only), the toolset
-    and the `TrailblazeToolMap` augmentation (syrupy; update with `pytest --snapshot-update`)."""
+    """The Trailblaze-format files: class-backed descriptors (`id` + `class` only) and the
+    toolset (syrupy; update with `pytest --snapshot-update`)."""
     files = {n: (kotlin_tree / n).read_text(encoding="utf-8") for n in TRAILBLAZE_GOLDENS}
     assert files == snapshot
 
@@ -435,39 +429,6 @@ def test_every_shim_compiles_against_the_real_jar(kotlin_tree: Path) -> None:
     )
     assert done.returncode == 0, done.stderr[-4000:]
     assert done.stdout.strip().splitlines()[-1] == f"compiled {len(shims)} files"
-
-
-# The SDK's public types at the commit the API setting names (every line from its client.ts;
-# scripts/trailblaze_check.py holds them to a checkout).
-SDK_TYPES = REPO / "scripts" / "kotlin-check" / "2026.07.21" / "sdk" / "index"
-
-_TRAILBLAZE_USAGE = (REPO / "scripts" / "kotlin-check" / "trailblaze_usage.ts").read_text(
-    encoding="utf-8"
-)
-
-
-def test_trailblaze_ts_augmentation_type_checks(kotlin_tree: Path, tmp_path: Path) -> None:
-    """`client.tools.web_x(args)` of Trailblaze's SDK (its public types, as a workspace maps
-    `@trailblaze/scripting` to a declaration file) is typed by the `TrailblazeToolMap` entries,
-    under `tsc --strict`; each wrong call must be an error (`@ts-expect-error` fails otherwise)."""
-    root = kotlin_tree / "trailblaze" / "typescript"
-    augmentation = root / "trailblaze-tools.d.ts"
-    usage = tmp_path / "usage.ts"
-    usage.write_text(_TRAILBLAZE_USAGE)
-    options = compiler_options({"@trailblaze/scripting": [str(SDK_TYPES)]})
-    done = run_tsc(tmp_path, [augmentation, root / "web-tools.d.ts", usage], options)
-    assert done.returncode == 0, done.stdout + done.stderr
-
-
-def test_trailblaze_ts_calls_fail_without_the_augmentation(tmp_path: Path) -> None:
-    """The same calls against the SDK's types alone: every tool is unknown (so the check above
-    is the augmentation's doing)."""
-    usage = tmp_path / "usage.ts"
-    usage.write_text(_TRAILBLAZE_USAGE)
-    options = compiler_options({"@trailblaze/scripting": [str(SDK_TYPES)]})
-    done = run_tsc(tmp_path, [usage], options)
-    assert done.returncode != 0
-    assert "web_setExtraHTTPHeaders" in done.stdout
 
 
 def _allowlist(tmp_path: Path, old: str, new: str) -> Path:

@@ -32,8 +32,6 @@ if TYPE_CHECKING:
 PYTHON_ROOT = f"python/{views.PYTHON_PACKAGE}"
 # Trailblaze's scripting package and the interface its `client.tools` is typed from, which the
 # `trailblaze` kind augments (sdks/typescript/src/client.ts of the Trailblaze API's commit).
-TRAILBLAZE_TS_MODULE = "@trailblaze/scripting"
-TRAILBLAZE_TS_INTERFACE = "TrailblazeToolMap"
 # The `trailblaze` kind's root: `kotlin/` a source root, `resources/` a resource root.
 TRAILBLAZE_ROOT = "trailblaze"
 # The part of the `trailblaze` kind that is the Kotlin shims alone: `diff` renders only it (the
@@ -161,24 +159,12 @@ def _kotlin_table(surface: dict[str, Any] | None) -> Context | None:
     return {"package": surface["package"], "shims": len(shims), "rows": rows}
 
 
-def _trailblaze_ts_tools(model: Model) -> list[Context]:
-    """The `TrailblazeToolMap` entries: each tool Trailblaze registers, with its JSDoc."""
-    from generator.render.writers import typescript
-
-    registered = {c["tool"] for c in model.trailblaze_shims}
-    return [
-        {"name": t.name.value, "jsdoc": typescript.jsdoc(t.description, "    ")}
-        for t in model.tools
-        if t.name.value in registered
-    ]
-
-
 def _once(view: Callable[[Model], Context]) -> Callable[[Model], Iterable[Context]]:
     return lambda model: [view(model)]
 
 
 def _typescript(m: Model) -> Context:
-    """The context of `web-tools.d.ts`, written for the host's scripts and for Trailblaze alike."""
+    """The context of `web-tools.d.ts`, the Playwright-shaped types of every tool."""
     return {
         "interfaces": [views.ts_interface_view(o) for o in m.objects],
         "tools": [views.ts_tool_view(t) for t in m.tools],
@@ -292,24 +278,9 @@ OUTPUTS: tuple[Output, ...] = (
         f"{TRAILBLAZE_ROOT}/resources/{{toolsets_dir}}/{TRAILBLAZE_TOOLSET}.yaml",
         kind="trailblaze",
     ),
-    Rendered(
-        _once(_typescript),
-        "tools.d.ts.j2",
-        f"{TRAILBLAZE_ROOT}/typescript/web-tools.d.ts",
-        kind="trailblaze",
-    ),
-    Rendered(
-        _once(
-            lambda m: {
-                "module": TRAILBLAZE_TS_MODULE,
-                "interface": TRAILBLAZE_TS_INTERFACE,
-                "tools": _trailblaze_ts_tools(m),
-            }
-        ),
-        "trailblaze.d.ts.j2",
-        f"{TRAILBLAZE_ROOT}/typescript/trailblaze-tools.d.ts",
-        kind="trailblaze",
-    ),
+    # No TypeScript for Trailblaze: it writes a trailmap's `TrailblazeToolMap` entries itself,
+    # from the descriptors of every tool it describes, which is every generated one
+    # (docs/generator.md, "One TypeScript surface"); a second declaration would shadow them.
     Rendered(
         _once(
             lambda m: {

@@ -284,7 +284,8 @@ def test_the_typescript_export_type_checks_and_runs(recorded: Path) -> None:
         # And it runs, as exported: @playwright/test with no config file, on this machine's
         # Chromium (the one the trail was exported for), the secret from the environment.
         ran = subprocess.run(
-            [str(REPO / "node_modules/.bin/playwright"), "test", "--reporter=line", str(folder / "form.spec.ts")],
+            [str(REPO / "node_modules/.bin/playwright"), "test", "--reporter=line",
+             f"--output={folder / 'results'}", str(folder / "form.spec.ts")],
             cwd=folder, capture_output=True, text=True, timeout=300, check=False,
             env={**os.environ, "PW": PASSWORD},
         )  # fmt: skip
