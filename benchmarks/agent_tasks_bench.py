@@ -40,17 +40,11 @@ from pathlib import Path
 from mcp import Client, StdioServerParameters
 
 REPO = Path(__file__).resolve().parent.parent
-PLAYWRIGHT_MCP = REPO / "node_modules/@playwright/mcp/cli.js"
-OURS = [sys.executable, "-m", "host", "serve", "--stdio"]
-THEIRS = [
-    "node",
-    str(PLAYWRIGHT_MCP),
-    "--headless",
-    "--isolated",
-    "--no-sandbox",
-    "--executable-path",
-    "/usr/bin/chromium",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# Both servers exactly as host_bench.py starts them.
+from host_bench import OURS_STDIO as OURS  # noqa: E402
+from host_bench import THEIRS_STDIO as THEIRS  # noqa: E402
 
 PAGES = {
     "/shadow": (

@@ -281,6 +281,17 @@ def _git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.build
+def _commit(consumer: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`git commit ARGS` in `consumer` as a user with a name would (the hooks run)."""
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", *args],
+        cwd=consumer,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+
 def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     tmp_path: Path, pinned_version: str
 ) -> None:
@@ -308,22 +319,10 @@ def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     )
     assert installed.returncode == 0, installed.stderr
     assert _git("add", ".", cwd=consumer).returncode == 0
-    committed = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "a"],
-        cwd=consumer,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    committed = _commit(consumer, env, "-qm", "a")
     assert committed.returncode == 0, committed.stdout + committed.stderr
     allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
-    refused = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qam", "b"],
-        cwd=consumer,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    refused = _commit(consumer, env, "-qam", "b")
     said = refused.stdout + refused.stderr
     assert refused.returncode != 0, said
     assert "tools is stale" in said
@@ -339,13 +338,7 @@ def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     )
     assert ran.returncode == 0, ran.stderr
     assert _git("add", "-A", cwd=consumer).returncode == 0
-    again = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "b"],
-        cwd=consumer,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    again = _commit(consumer, env, "-qm", "b")
     assert again.returncode == 0, again.stdout + again.stderr
 
 
