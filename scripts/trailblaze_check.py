@@ -23,18 +23,21 @@ changed). Checked, each a line `ok ...` or `DIFFERS ...`; exit status 1 on any d
   `toScriptedToolDescriptor`), every enum value the descriptor lists and every Playwright wire
   string decoded and round-tripped, every descriptor loaded, and the generated toolset resolved
   for both Playwright drivers with the generated resources ahead of Trailblaze's own;
-- (unless --no-bundle) the generated augmentation type-checks against the SDK's own declaration
-  bundle, built as Trailblaze builds it: the SDK's pinned dependencies installed with npm into a
-  copy of sdks/typescript, `dts-bundle-generator --external-inlines zod @modelcontextprotocol/sdk
-  --no-check src/index.ts` with runtime-globals.d.ts appended, then the SDK's own `tsc` over
-  scripts/kotlin-check/trailblaze_usage.ts with the compiler options Trailblaze writes into a
-  trailmap's tsconfig.json; and without the augmentation the same file must fail.
+- (unless --no-bundle) one TypeScript surface: the `trailblaze-client.d.ts` Trailblaze's own
+  `WorkspaceClientDtsGenerator` writes for the generated tools (compiled from the checkout) types
+  scripts/trailblaze_runtime/client_usage.ts against the SDK's own declaration bundle, built as
+  Trailblaze builds it (the SDK's pinned dependencies installed with npm into a copy of
+  sdks/typescript, `dts-bundle-generator --external-inlines zod @modelcontextprotocol/sdk
+  --no-check src/index.ts` with runtime-globals.d.ts appended), under the SDK's own `tsc` with the
+  compiler options Trailblaze writes into a trailmap's tsconfig.json but `skipLibCheck: false`;
+  and without those entries the same file must fail.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -98,7 +101,7 @@ def _code_lines(text: str) -> list[str]:
 
 def stand_ins(api: TrailblazeApi, checkout: Path, report: Report) -> None:
     folder = ROOT / "scripts" / "kotlin-check" / api.release
-    for stand_in in sorted([*folder.glob("*.kt"), *folder.glob("sdk/*.d.ts")]):
+    for stand_in in sorted(folder.glob("*.kt")):
         text = stand_in.read_text(encoding="utf-8")
         found = re.search(
             r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text
@@ -278,7 +281,8 @@ def _run(command: list[str], cwd: Path, what: str, timeout: int = 900) -> str | 
 
 
 def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
-    """The augmentation against the SDK's real declaration bundle (see the module docstring)."""
+    """Trailblaze's own entries for the generated tools against the SDK's real declaration
+    bundle (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="trailblaze-sdk-") as scratch:
         work = Path(scratch)
         sdk = work / "sdk"
@@ -316,48 +320,90 @@ def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             out.write("\n" + (sdk / "runtime-globals.d.ts").read_text(encoding="utf-8"))
         generated = work / "out"
         failed = _run(
-            [
-                sys.executable,
-                "-m",
-                "generator",
-                "--outputs",
-                "trailblaze",
-                "--trailblaze-api",
-                api.name,
-                "--out",
-                str(generated),
-                "-q",
-            ],
+            [sys.executable, "-m", "generator", "--outputs", "trailblaze", "--trailblaze-api",
+             api.name, "--out", str(generated), "-q"],
             ROOT,
             "python -m generator",
-        )
+        )  # fmt: skip
         if failed:
             report.differs(f"SDK bundle: {failed}")
             return
+        # Trailblaze's own entries for the generated tools, as its daemon writes them.
+        written = _client_dts(api, checkout, generated, work / "trailmap", report)
+        if written is None:
+            return
         tsc = [str(sdk / "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"]
         fine = True
-        for with_augmentation in (True, False):
-            trailmap = work / ("trailmap" if with_augmentation else "bare")
-            trailmap.mkdir()
-            shutil.copy(ROOT / "scripts" / "kotlin-check" / "trailblaze_usage.ts", trailmap)
-            if with_augmentation:
-                for name in ("trailblaze-tools.d.ts", "web-tools.d.ts"):
-                    shutil.copy(generated / "trailblaze" / "typescript" / name, trailmap)
-            options = {**TRAILMAP_OPTIONS, "paths": {"@trailblaze/scripting": [str(bundle)[:-5]]}}
+        for with_entries in (True, False):
+            trailmap = work / ("trailmap" if with_entries else "bare")
+            (trailmap / "tools").mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / "scripts" / "trailblaze_runtime" / "client_usage.ts", trailmap)
+            if not with_entries:
+                (trailmap / "tools" / written.name).unlink(missing_ok=True)
+            # The trailmap's compiler options, but every declaration file checked: a second
+            # declaration of an entry with another type (TS2717) would show.
+            options = {
+                **TRAILMAP_OPTIONS,
+                "skipLibCheck": False,
+                "paths": {"@trailblaze/scripting": [str(bundle)[:-5]]},
+            }
             config = {"compilerOptions": options, "include": ["**/*.ts"]}
             (trailmap / "tsconfig.json").write_text(json.dumps(config), encoding="utf-8")
-            failed = _run(["node", *tsc], trailmap, "tsc")
-            if with_augmentation and failed:
+            failed = _tsc_outside(["node", *tsc], trailmap, bundle)
+            if with_entries and failed:
                 fine = False
-                report.differs(f"the augmentation against the SDK's bundle: {failed}")
-            elif not with_augmentation and not failed:
+                report.differs(f"Trailblaze's own entries against the SDK's bundle: {failed}")
+            elif not with_entries and not failed:
                 fine = False
-                report.differs("without the augmentation the calls type-check too: not its doing")
+                report.differs("without Trailblaze's entries the calls type-check too")
         if fine:
             report.ok(
-                "the augmentation type-checks against the SDK's dts-bundle-generator bundle "
-                f"(TypeScript {pins.get('typescript')}), and the calls fail without it"
+                "Trailblaze's own trailblaze-client.d.ts for the generated tools type-checks the "
+                "calls against the SDK's dts-bundle-generator bundle (TypeScript "
+                f"{pins.get('typescript')}, skipLibCheck false), and the calls fail without it"
             )
+
+
+def _tsc_outside(command: list[str], cwd: Path, bundle: Path) -> str | None:
+    """`tsc`'s errors but those inside the SDK's own bundle (which, checked, has some of its own:
+    its inlined zod), and any TS2717 wherever it is; None when there are none."""
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
+    lines = (done.stdout + done.stderr).splitlines()
+    errors = [line for line in lines if "error TS" in line]
+    ours = [
+        line
+        for line in errors
+        if "TS2717" in line or not line.startswith(os.path.relpath(bundle, cwd))
+    ]
+    if done.returncode == 0 or (errors and not ours):
+        return None
+    return f"tsc: {' / '.join(ours or lines[-5:])[-1500:]}"
+
+
+def _client_dts(
+    api: TrailblazeApi, checkout: Path, generated: Path, trailmap: Path, report: Report
+) -> Path | None:
+    """The `trailblaze-client.d.ts` Trailblaze's `WorkspaceClientDtsGenerator` writes for the
+    tools under `generated` (scripts/trailblaze_runtime/ClientDts.kt), or None (said)."""
+    sys.path.insert(0, str(ROOT / "scripts" / "trailblaze_runtime"))
+    import run
+
+    import build
+
+    try:
+        found = run.check(
+            checkout,
+            generated / "trailblaze" / "kotlin",
+            generated / "trailblaze" / "resources",
+            client_dts=trailmap,
+        )
+    except build.Failure as failure:
+        report.differs(f"Trailblaze's client.d.ts writer: {failure}")
+        return None
+    written = found["client_dts"]
+    if written["skipped"]:
+        report.differs(f"Trailblaze writes no entry for {', '.join(written['skipped'])}")
+    return Path(written["file"])
 
 
 def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:

@@ -3,8 +3,8 @@ descriptor and toolset keys held to a Trailblaze checkout, which any difference 
 
 The checkout is block/trailblaze at the commit the API setting names, taken from a local clone
 (TRAILBLAZE_GIT_DIR, else the mirror the project's sessions fetch); without one these tests are
-skipped, saying so. The SDK bundle step (npm, dts-bundle-generator) is left out here (--no-bundle):
-docs/generator.md quotes a full run."""
+skipped, saying so. The SDK bundle step (npm, dts-bundle-generator) and the run-time step (kotlinc)
+run in their own tests; the others pass --no-bundle and --no-runtime."""
 
 from __future__ import annotations
 
@@ -184,3 +184,18 @@ def test_a_checkout_the_patch_does_not_apply_to_is_one_line(checkout: Path, tmp_
     (line,) = done.stderr.strip().splitlines()
     assert "patches/trailblaze/0001-describe-map-and-json.patch does not apply" in line
     assert "check that commit out, or use --api 2026.07.21" in line
+
+
+def test_one_typescript_surface(checkout: Path) -> None:
+    """Trailblaze's own `trailblaze-client.d.ts` for the generated tools types the usage file
+    against the SDK's declaration bundle with `skipLibCheck: false` (no TS2717: the generator
+    declares none of those entries again), and the calls fail without it."""
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--against", str(checkout), "--no-runtime"],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "trailblaze-client.d.ts for the generated tools type-checks the calls" in done.stdout

@@ -61,6 +61,27 @@ def run_check(
     return records, "\n".join(other + done.stderr.splitlines())
 
 
+def write_client_dts(
+    classpath: list[str], shim_classes: Path, resources: Path, trailmap: Path
+) -> dict:
+    """Trailblaze's `WorkspaceClientDtsGenerator` run over the tools of the generated toolset
+    (ClientDts.kt): the `trailblaze-client.d.ts` it wrote under `trailmap`, and its counts."""
+    (toolset,) = resources.rglob("toolsets/*.yaml")
+    args = ["java", "-XX:+UseSerialGC", "-cp", os.pathsep.join(classpath),
+            "clientdts.ClientDtsKt", "--classes", str(shim_classes), "--toolset", str(toolset),
+            "--trailmap", str(trailmap)]  # fmt: skip
+    done = subprocess.run(args, capture_output=True, text=True)
+    found = [
+        json.loads(line[len("DTSCHECK ") :])
+        for line in done.stdout.splitlines()
+        if line.startswith("DTSCHECK ")
+    ]
+    if done.returncode != 0 or not found:
+        sys.stderr.write(done.stderr[-4000:])
+        raise build.Failure(f"run.py: ClientDts failed (exit {done.returncode})", 3)
+    return dict(found[0])
+
+
 def summarize(records: list[dict], behind: list[dict]) -> list[str]:
     tools = [r for r in records if r.get("kind") == "tool"]
     ok = [t for t in tools if t.get("descriptor") == "ok"]
@@ -145,6 +166,7 @@ def check(
     cache: str | None = None,
     commit: str | None = None,
     commit_file: str | None = None,
+    client_dts: Path | None = None,
 ) -> dict:
     """Trailblaze's classes (built or reused), the shims under `kotlin` compiled with
     RuntimeCheck.kt against them, and RuntimeCheck's records with the generated `resources`
@@ -164,7 +186,7 @@ def check(
             built["plugin"],
             os.pathsep.join(base_cp),
             shim_classes,
-            [*shims, str(HERE / "RuntimeCheck.kt")],
+            [*shims, str(HERE / "RuntimeCheck.kt"), str(HERE / "ClientDts.kt")],
             work / "kotlinc.log",
         )
         compile_seconds = time.monotonic() - compile_started
@@ -185,6 +207,11 @@ def check(
             yaml_only=True,
         )
         run_seconds = time.monotonic() - run_started
+        written = None
+        if client_dts is not None:
+            written = write_client_dts(
+                [str(shim_classes), *base_cp], shim_classes, resources, client_dts
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {
@@ -196,6 +223,7 @@ def check(
         "compile_seconds": compile_seconds,
         "run_seconds": run_seconds,
         "seconds": time.monotonic() - started,
+        "client_dts": written,
     }
 
 
@@ -215,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cache", help="Maven local repository (default $MAVEN_REPO_LOCAL or ~/.m2/repository)"
     )
+    parser.add_argument(
+        "--client-dts",
+        help="also write the trailblaze-client.d.ts Trailblaze writes for the tools, under this "
+        "trailmap folder",
+    )
     parser.add_argument("--commit")
     parser.add_argument("--commit-file")
     args = parser.parse_args(argv)
@@ -227,7 +260,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         result = check(
-            Path(args.checkout), kotlin, resources, args.cache, args.commit, args.commit_file
+            Path(args.checkout),
+            kotlin,
+            resources,
+            args.cache,
+            args.commit,
+            args.commit_file,
+            Path(args.client_dts) if args.client_dts else None,
         )
     except build.Failure as failure:
         print(failure, file=sys.stderr)
@@ -236,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     checkout = Path(args.checkout).resolve()
     log_ahead, log_behind = result["log_ahead"], result["log_behind"]
     lines = summarize(ahead, behind)
+    if result["client_dts"] is not None:
+        lines.append(f"trailblaze-client.d.ts: {result['client_dts']}")
     lines.append(
         f"trailblaze classes {'compiled' if built['built'] else 'reused'} ({built['sources']} files + "
         f"{len(built['standins'])} stand-ins, commit {built['commit'] or 'unknown'}, {built['seconds']}s); "
