@@ -50,6 +50,12 @@ sys.path.insert(0, str(ROOT))
 
 from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API, TrailblazeApi  # noqa: E402
 
+# The run-time harness beside this script (its build and run modules).
+sys.path.insert(0, str(ROOT / "scripts" / "trailblaze_runtime"))
+import run  # noqa: E402
+
+import build  # noqa: E402
+
 # The keys the `trailblaze` kind writes (templates/trailblaze_tool.yaml.j2, _toolset.yaml.j2).
 DESCRIPTOR_KEYS = ("id", "class")
 TOOLSET_KEYS = ("id", "description", "always_enabled", "drivers", "tools")
@@ -82,47 +88,23 @@ class Report:
         print(f"DIFFERS  {what}")
 
 
-def _code_lines(text: str) -> list[str]:
-    """The stripped lines of Kotlin text that are neither blank nor comments."""
-    lines = []
-    in_doc = False
-    for raw in text.splitlines():
-        line = raw.strip()
-        if in_doc:
-            in_doc = "*/" not in line
-            continue
-        if line.startswith("/*"):
-            in_doc = "*/" not in line
-            continue
-        if line and not line.startswith("//"):
-            lines.append(line)
-    return lines
-
-
 def stand_ins(api: TrailblazeApi, checkout: Path, report: Report) -> None:
     folder = ROOT / "scripts" / "kotlin-check" / api.release
     for stand_in in sorted(folder.glob("*.kt")):
         text = stand_in.read_text(encoding="utf-8")
-        found = re.search(
-            r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text
-        )
+        named = build.stand_in_header(text)
         shown = f"{stand_in.relative_to(ROOT)}"
-        if found is None:
+        if named is None:
             report.differs(f"{shown}: names no Trailblaze file and commit")
             continue
-        path, commit = found.groups()
+        path, commit = named
         if commit != api.commit:
             report.differs(f"{shown}: mirrors {commit}, the API setting {api.commit}")
         real_file = checkout / path
         if not real_file.is_file():
             report.differs(f"{shown}: {path} is not in the checkout")
             continue
-        real = _code_lines(real_file.read_text(encoding="utf-8"))
-        missing = [
-            line
-            for line in _code_lines(text)
-            if line not in real and not any(r.startswith(line + "(") for r in real)
-        ]
+        missing = build.missing_lines(text, real_file.read_text(encoding="utf-8"))
         if missing:
             report.differs(f"{shown}: not in {path}: {' | '.join(missing)}")
         else:
@@ -385,11 +367,6 @@ def _client_dts(
 ) -> Path | None:
     """The `trailblaze-client.d.ts` Trailblaze's `WorkspaceClientDtsGenerator` writes for the
     tools under `generated` (scripts/trailblaze_runtime/ClientDts.kt), or None (said)."""
-    sys.path.insert(0, str(ROOT / "scripts" / "trailblaze_runtime"))
-    import run
-
-    import build
-
     try:
         found = run.check(
             checkout,
@@ -421,11 +398,6 @@ def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             f"{', '.join(sorted(made_for))}; not run for {api.name}"
         )
         return
-    sys.path.insert(0, str(harness))
-    import run
-
-    import build  # the harness's modules, beside this script
-
     with tempfile.TemporaryDirectory(prefix="trailblaze-runtime-") as scratch:
         out = Path(scratch) / "out"
         failed = _run(

@@ -271,28 +271,41 @@ def check_standins(checkout: Path) -> list[str]:
     problems = []
     for stand_in in sorted(STANDINS.glob("*.kt")):
         text = stand_in.read_text(encoding="utf-8")
-        found = re.search(
-            r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text
-        )
-        if not found:
+        named = stand_in_header(text)
+        if named is None:
             problems.append(f"{stand_in.name}: names no Trailblaze file and commit")
             continue
-        real_file = checkout / found.group(1)
+        real_file = checkout / named[0]
         if not real_file.is_file():
-            problems.append(f"{stand_in.name}: {found.group(1)} is not in the checkout")
+            problems.append(f"{stand_in.name}: {named[0]} is not in the checkout")
             continue
-        real = _code_lines(real_file.read_text(encoding="utf-8"))
-        missing = [
-            line
-            for line in _code_lines(text)
-            if line not in real and not any(r.startswith(line + "(") for r in real)
-        ]
+        missing = missing_lines(text, real_file.read_text(encoding="utf-8"))
         if missing:
-            problems.append(f"{stand_in.name}: not in {found.group(1)}: {' | '.join(missing)}")
+            problems.append(f"{stand_in.name}: not in {named[0]}: {' | '.join(missing)}")
     return problems
 
 
-def _code_lines(text: str) -> list[str]:
+def stand_in_header(text: str) -> tuple[str, str] | None:
+    """The Trailblaze file and commit a stand-in's first lines name, or None."""
+    found = re.search(
+        r"Stand-in for Trailblaze's (\S+)\n// at block/trailblaze@([0-9a-f]{40})", text
+    )
+    return (found.group(1), found.group(2)) if found else None
+
+
+def missing_lines(stand_in: str, real: str) -> list[str]:
+    """The code lines of `stand_in` that are no line of `real` (a class head `class X` also
+    matches `class X(`): a stand-in holds only lines copied from the file it names."""
+    lines = code_lines(real)
+    return [
+        line
+        for line in code_lines(stand_in)
+        if line not in lines and not any(r.startswith(line + "(") for r in lines)
+    ]
+
+
+def code_lines(text: str) -> list[str]:
+    """The stripped lines of Kotlin text that are neither blank nor comments."""
     lines, in_doc = [], False
     for raw in text.splitlines():
         line = raw.strip()
