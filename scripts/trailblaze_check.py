@@ -262,6 +262,13 @@ def _run(command: list[str], cwd: Path, what: str, timeout: int = 900) -> str | 
     return f"{what} failed (exit {done.returncode}): {(done.stdout + done.stderr)[-1500:]}"
 
 
+def _generate(api: TrailblazeApi, out: Path) -> str | None:
+    """The `trailblaze` kind for `api` into `out` with this checkout's generator: None, or why not."""
+    command = [sys.executable, "-m", "generator", "--outputs", "trailblaze", "--trailblaze-api",
+               api.name, "--out", str(out), "-q"]  # fmt: skip
+    return _run(command, ROOT, "python -m generator")
+
+
 def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
     """Trailblaze's own entries for the generated tools against the SDK's real declaration
     bundle (see the module docstring)."""
@@ -301,12 +308,7 @@ def sdk_bundle(api: TrailblazeApi, checkout: Path, report: Report) -> None:
         with bundle.open("a", encoding="utf-8") as out:
             out.write("\n" + (sdk / "runtime-globals.d.ts").read_text(encoding="utf-8"))
         generated = work / "out"
-        failed = _run(
-            [sys.executable, "-m", "generator", "--outputs", "trailblaze", "--trailblaze-api",
-             api.name, "--out", str(generated), "-q"],
-            ROOT,
-            "python -m generator",
-        )  # fmt: skip
+        failed = _generate(api, generated)
         if failed:
             report.differs(f"SDK bundle: {failed}")
             return
@@ -400,12 +402,7 @@ def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
         return
     with tempfile.TemporaryDirectory(prefix="trailblaze-runtime-") as scratch:
         out = Path(scratch) / "out"
-        failed = _run(
-            [sys.executable, "-m", "generator", "--outputs", "trailblaze", "--trailblaze-api",
-             api.name, "--out", str(out), "-q"],
-            ROOT,
-            "python -m generator",
-        )  # fmt: skip
+        failed = _generate(api, out)
         if failed:
             report.differs(f"run time: {failed}")
             return
