@@ -25,6 +25,7 @@ from generator.model.type_tree import (
     Scalar,
     TypeNode,
 )
+from generator.render.kotlin.text import identifier
 from generator.shared.allowlist_rules import KOTLIN_KEYWORDS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -144,7 +145,7 @@ class KotlinTypes:
         return kotlin_type if required else f"{kotlin_type}? = null"
 
     def is_json_text(self, node: TypeNode) -> bool:
-        """Whether a property of `node` is declared as JSON text (see `json_text`)."""
+        """Whether a property of `node` is declared as JSON text (see `json_text_for`)."""
         inner = non_null(node)
         union = isinstance(inner, OneOf) and not all(is_string(o) for o in inner.options)
         return bool(self.json_text_for) and (union or isinstance(inner, AnyJson | MapOf))
@@ -161,7 +162,7 @@ class KotlinTypes:
     def value_of(self, node: TypeNode, wire_name: str, required: bool) -> str:
         """The Kotlin expression of a property's value as the shim's code uses it: the property
         itself, or the JSON value (or map) its JSON text spells."""
-        name = f"this.{_property(wire_name)}"
+        name = f"this.{identifier(wire_name)}"
         if not self.is_json_text(node):
             return name
         reader = "jsonTextStrings" if isinstance(non_null(node), MapOf) else "jsonText"
@@ -206,10 +207,6 @@ def shown_type(node: TypeNode) -> str:
             return f"the enum {name}"
         case _:
             return type(node).__name__
-
-
-def _property(wire_name: str) -> str:
-    return f"`{wire_name}`" if wire_name in KOTLIN_KEYWORDS else wire_name
 
 
 def entry_key(value: str) -> str:
