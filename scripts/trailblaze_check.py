@@ -52,9 +52,8 @@ from generator.render.kotlin.trailblaze_api import APIS, DEFAULT_API, Trailblaze
 
 # The run-time harness beside this script (its build and run modules).
 sys.path.insert(0, str(ROOT / "scripts" / "trailblaze_runtime"))
-import run  # noqa: E402
-
 import build  # noqa: E402
+import run  # noqa: E402
 
 # The keys the `trailblaze` kind writes (templates/trailblaze_tool.yaml.j2, _toolset.yaml.j2).
 DESCRIPTOR_KEYS = ("id", "class")
