@@ -143,8 +143,9 @@ def gather(
         kotlin=kotlin,
         watched=(
             str(resolved.jar),
-            # Where the sources JAR is or would be: one appearing later changes the descriptions.
-            str(resolved.sources or resolved.jar.with_name(resolved.jar.stem + "-sources.jar")),
+            # The sources JAR, or without one the JAR's folder: a sources JAR put there later
+            # changes the folder, and the descriptions.
+            str(resolved.sources or resolved.jar.parent),
             *(str(p) for p in python_files.paths),
             *_tree(templates, "*.j2"),
             *_tree(default_templates(), "*.j2"),
