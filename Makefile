@@ -1,6 +1,6 @@
 # The two commands in the README, and the fast lane of the second. All set everything up first
 # (scripts/setup.sh), into .venv.
-.PHONY: generate test check lint options-doc peer-suite-doc
+.PHONY: generate test check lint options-doc peer-suite-doc dist
 
 PYTHON := .venv/bin/python
 
@@ -12,6 +12,14 @@ lint:
 	$(PYTHON) -m ruff check generator tests benchmarks host scripts
 	$(PYTHON) -m ruff format --check generator tests benchmarks host scripts
 	$(PYTHON) -m mypy
+
+# The generator's release, from HEAD (scripts/dist.py): its wheel and sdist in dist/, the same
+# bytes on every build of one commit, and dist/playwright-tool-generator.requirements.txt pinning
+# the wheel and every dependency by sha256 (docs/generator.md, "A pinned release"). The first
+# build after a dependency change asks the package index for the dependencies' sha256 (pip).
+dist:
+	./scripts/setup.sh
+	$(PYTHON) scripts/dist.py
 
 # docs/options.md from the argument parsers (tests/test_docs.py fails while it is stale).
 options-doc:

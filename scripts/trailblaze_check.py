@@ -22,7 +22,11 @@ changed). Checked, each a line `ok ...` or `DIFFERS ...`; exit status 1 on any d
   API setting: every tool described (`buildToolDescriptorIgnoringSurface`,
   `toScriptedToolDescriptor`), every enum value the descriptor lists and every Playwright wire
   string decoded and round-tripped, every descriptor loaded, and the generated toolset resolved
-  for both Playwright drivers with the generated resources ahead of Trailblaze's own;
+  for both Playwright drivers with the generated resources ahead of Trailblaze's own; and, with
+  a Chromium (`--chromium PATH`, else `chromium` on PATH), the graduation check: the same JSON
+  decoded into each hand-written `PlaywrightNative*Tool` an allowlist entry replaces and into the
+  generated class, both run on a page, with the same result text, errors and page afterwards
+  (scripts/trailblaze_runtime/Graduation.kt; a difference docs/generator.md explains is a note);
 - (unless --no-bundle) one TypeScript surface: the `trailblaze-client.d.ts` Trailblaze's own
   `WorkspaceClientDtsGenerator` writes for the generated tools (compiled from the checkout) types
   scripts/trailblaze_runtime/client_usage.ts against the SDK's own declaration bundle, built as
@@ -68,7 +72,12 @@ TS_CLIENT = "sdks/typescript/src/client.ts"
 # The interface a trailmap's `trailblaze-client.d.ts` (Trailblaze's own) adds its entries to.
 TRAILBLAZE_TS_INTERFACE = "TrailblazeToolMap"
 # The interfaces a shim implements: each abstract member must be in the stand-ins.
-IMPLEMENTED = ("PlaywrightExecutableTool.kt", "ExecutableTrailblazeTool.kt", "TrailblazeTool.kt")
+IMPLEMENTED = (
+    "PlaywrightExecutableTool.kt",
+    "ExecutableTrailblazeTool.kt",
+    "TrailblazeTool.kt",
+    "ReasoningTrailblazeTool.kt",
+)
 _TOOL_CLASS = re.compile(r'@TrailblazeToolClass\(\s*(?:name\s*=\s*)?"([A-Za-z][A-Za-z0-9_]*)"')
 _TEST_DIR = re.compile(r"/(test|jvmTest|commonTest|androidTest|jvmAndAndroidTest)/")
 
@@ -384,8 +393,11 @@ def _client_dts(
     return Path(written["file"])
 
 
-def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
-    """Trailblaze's own run-time code over the tools generated for `api` (module docstring)."""
+def runtime(
+    api: TrailblazeApi, checkout: Path, report: Report, chromium: str | None = None
+) -> None:
+    """Trailblaze's own run-time code over the tools generated for `api` (module docstring);
+    with `chromium`, the graduation check too."""
     harness = ROOT / "scripts" / "trailblaze_runtime"
     made_for = {
         found.group(1)
@@ -407,7 +419,10 @@ def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             return
         try:
             found = run.check(
-                checkout, out / "trailblaze" / "kotlin", out / "trailblaze" / "resources"
+                checkout,
+                out / "trailblaze" / "kotlin",
+                out / "trailblaze" / "resources",
+                chromium=chromium,
             )
         except build.Failure as failure:
             report.differs(f"run time: {failure}")
@@ -456,6 +471,8 @@ def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             )
         else:
             report.ok(f"TrailblazeToolSetCatalog.resolveForDriver({driver}): {resolved}/{listed}")
+    if found["graduation"] is not None:
+        graduation(found["graduation"], report)
     behind = next((r for r in found["behind"] if r.get("kind") == "toolset"), {})
     if behind.get("web_framework_generated_classes", 0) < listed:
         # Not a difference: where the resources go is the consumer's choice; say what it costs.
@@ -464,6 +481,19 @@ def runtime(api: TrailblazeApi, checkout: Path, report: Report) -> None:
             "Trailblaze's web_framework.yaml and web_evaluate.tool.yaml shadow them "
             f"({behind.get('web_framework_generated_classes', 0)} tools resolve): put them ahead"
         )
+
+
+def graduation(cases: list[dict], report: Report) -> None:
+    """The graduation check's cases (run.run_graduation): one ok line, or a DIFFERS line per case
+    whose text, error or page differs; a difference the docs explain is a note."""
+    lines = run.summarize_graduation(cases)
+    bad = [c for c in cases if not c.get("same") and not c.get("documented")]
+    if bad:
+        report.differs(f"{lines[0]}:" + " /".join(lines[1:]))
+        return
+    report.ok(lines[0])
+    for line in lines[1:]:
+        print(f"note     {line}")
 
 
 def patched_copy(api: TrailblazeApi, checkout: Path, into: Path) -> str | None:
@@ -495,6 +525,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-runtime",
         action="store_true",
         help="skip compiling Trailblaze's run-time code and running it over the tools",
+    )
+    parser.add_argument(
+        "--chromium",
+        default=shutil.which("chromium"),
+        help="the Chromium the graduation check runs (default: chromium on PATH; none: not run)",
     )
     parser.add_argument(
         "--no-bundle",
@@ -536,7 +571,9 @@ def _check(api: TrailblazeApi, args: argparse.Namespace, checkout: Path) -> int:
     yaml_keys(args.against, report)
     typescript(args.against, report)
     if not args.no_runtime:
-        runtime(api, args.against, report)
+        if args.chromium is None:
+            print("note     graduation check: not run (no Chromium: give --chromium PATH)")
+        runtime(api, args.against, report, args.chromium)
     if not args.no_bundle:
         sdk_bundle(api, args.against, report)
     print("differences found" if report.failed else "no differences")

@@ -166,6 +166,10 @@ RUN_BY: dict[tuple[str, str], str] = {
     ): f"{_HERE}::test_the_generated_layout_is_what_the_generator_writes",
     (
         "docs/generator.md",
+        "# tools/ holds the two files of `make dist`: playwright_tool_generator-<version>-py3-none-any.whl and the requirements file",
+    ): "tests/test_build_step.py::test_the_ci_job_passes_a_current_tree_and_fails_a_stale_one_with_a_fix_that_runs",
+    (
+        "docs/generator.md",
         "from playwright_tools import dispatch, ToolError",
     ): f"{_HOST}::test_the_dispatch_examples_run_against_a_page",
     (

@@ -4,18 +4,23 @@ recorded in manifest.json and named by `--check` when they differ, the exact com
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import REPO, generate, seeded_maven
-from doc_blocks import block
+from doc_blocks import block, commands
 
+from generator import __version__
 from generator.read.jar_resolver import resolve_jar
 
 pytestmark = pytest.mark.jvm
@@ -280,7 +285,6 @@ def _git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.build
 def _commit(consumer: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     """`git commit ARGS` in `consumer` as a user with a name would (the hooks run)."""
     return subprocess.run(
@@ -292,6 +296,7 @@ def _commit(consumer: Path, env: dict[str, str], *args: str) -> subprocess.Compl
     )
 
 
+@pytest.mark.build
 def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     tmp_path: Path, pinned_version: str
 ) -> None:
@@ -342,13 +347,162 @@ def test_the_pre_commit_hook_passes_a_current_tree_and_refuses_a_stale_one(
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+WHEEL = f"playwright_tool_generator-{__version__}-py3-none-any.whl"
+REQUIREMENTS = "playwright-tool-generator.requirements.txt"
+
+
+@dataclass(frozen=True)
+class Release:
+    """`make dist` (scripts/dist.py) run twice on a commit of this work tree: once in a clean
+    tree, once after a tracked file was edited and a file added, neither committed."""
+
+    tree: Path
+    first: Path
+    second: Path
+    first_run: subprocess.CompletedProcess[str]
+    second_run: subprocess.CompletedProcess[str]
+
+
+def _committed_copy(into: Path) -> Path:
+    """This checkout's files as they are now (tracked and new, not ignored), committed in a
+    repository of their own: the release commit of the work tree under test."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source, target = REPO / name, into / name
+        if source.is_symlink() or source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_symlink():
+                target.symlink_to(os.readlink(source))
+            else:
+                shutil.copy2(source, target)
+    when = "2026-01-02T03:04:05Z"
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    env |= {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "commit.gpgsign",
+        "GIT_CONFIG_VALUE_0": "false",
+    }
+    for args in (("init", "-q"), ("add", "-A"), ("commit", "-qm", "release")):
+        done = subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+            cwd=into,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+    return into
+
+
+def _dist(tree: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(tree / "scripts" / "dist.py"), "--out", str(out)],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Release:
+    tree = _committed_copy(tmp_path_factory.mktemp("release") / "repo")
+    first, second = tmp_path_factory.mktemp("first") / "dist", tmp_path_factory.mktemp("second")
+    first_run = _dist(tree, first)
+    assert first_run.returncode == 0, first_run.stderr
+    edited = tree / "generator" / "__init__.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "# not committed\n", encoding="utf-8")
+    (tree / "not-committed.txt").write_text("x\n", encoding="utf-8")
+    second_run = _dist(tree, second / "dist")
+    assert second_run.returncode == 0, second_run.stderr
+    return Release(tree, first, second / "dist", first_run, second_run)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.build
+def test_a_release_is_the_same_bytes_on_every_build_and_pins_its_wheel(release: Release) -> None:
+    """Two builds of one commit, in other folders and one in a dirty tree, are the same bytes;
+    the dirty tree is named in one line and left out; the requirements file pins the wheel
+    first and then every dependency, each by version and sha256."""
+    files = sorted(p.name for p in release.first.iterdir())
+    assert files == sorted([WHEEL, f"playwright_tool_generator-{__version__}.tar.gz", REQUIREMENTS])
+    assert sorted(p.name for p in release.second.iterdir()) == files
+    for name in files:
+        assert (release.first / name).read_bytes() == (release.second / name).read_bytes(), name
+    assert release.first_run.stderr == ""
+    assert release.second_run.stderr.splitlines() == [
+        f"dist: warning: {release.tree} differs from HEAD in 2 file(s) (first: "
+        "generator/__init__.py); the release is HEAD's without them: commit them to release them"
+    ]
+    assert release.first_run.stdout.splitlines()[-1] == (
+        f"install: pip install --require-hashes --find-links {release.first} "
+        f"-r {release.first / REQUIREMENTS}"
+    )
+    committed = subprocess.run(
+        ["git", "show", "HEAD:generator/__init__.py"], cwd=release.tree, capture_output=True
+    ).stdout
+    assert zipfile.ZipFile(release.second / WHEEL).read("generator/__init__.py") == committed
+    text = (release.first / REQUIREMENTS).read_text(encoding="utf-8")
+    pins = re.findall(r"^(\S+)==(\S+) \\\n    --hash=sha256:([0-9a-f]{64})$", text, re.M)
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert len(lines) == 2 * len(pins) and len(pins) > 20, text
+    assert pins[0] == ("playwright-tool-generator", __version__, _sha256(release.first / WHEEL))
+    pinned = {name: version for name, version, _ in pins}
+    for wanted in ("black==26.10.1", "jinja2==3.1.6", "playwright==", "pyyaml==6.0.3"):
+        name, _, version = wanted.partition("==")
+        assert name in pinned and pinned[name].startswith(version), (wanted, pinned)
+
+
+@pytest.mark.build
+def test_a_tampered_wheel_is_refused_by_its_hash(release: Release, tmp_path: Path) -> None:
+    """One byte of the wheel changed: pip, given the requirements file, refuses it by its sha256
+    (offline: --no-index); the intact wheel passes that check (and pip goes on to the
+    dependencies, which this folder does not hold)."""
+    said = {}
+    for kind in ("intact", "tampered"):
+        folder = tmp_path / kind
+        folder.mkdir()
+        for name in (WHEEL, REQUIREMENTS):
+            shutil.copy(release.first / name, folder / name)
+        if kind == "tampered":
+            data = bytearray((folder / WHEEL).read_bytes())
+            data[len(data) // 2] ^= 0x01
+            (folder / WHEEL).write_bytes(bytes(data))
+        # --ignore-installed: this environment has the generator (editable), which pip would
+        # otherwise take as satisfying the requirement and never check a file at all.
+        pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed"]
+        offline = ["--no-index", "--find-links", str(folder), "-r", str(folder / REQUIREMENTS)]
+        done = subprocess.run(
+            [*pip, "--require-hashes", *offline],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode != 0
+        said[kind] = done.stdout + done.stderr
+    refused = said["tampered"]
+    assert "THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE" in refused, refused
+    assert f"playwright-tool-generator=={__version__} from " in refused
+    assert f"Expected sha256 {_sha256(release.first / WHEEL)}" in refused
+    assert "DO NOT MATCH THE HASHES" not in said["intact"], said["intact"]
+
+
 @pytest.mark.build
 def test_the_ci_job_passes_a_current_tree_and_fails_a_stale_one_with_a_fix_that_runs(
-    tmp_path: Path, pinned_version: str
+    tmp_path: Path, pinned_version: str, release: Release
 ) -> None:
-    """docs/ci.md's job step, run as written in a consumer repository (bash, the generator
-    installed from this checkout): a current tree passes; a stale one fails with the command
-    that fixes it, which runs there as printed, after which the step passes again."""
+    """docs/generator.md's pinned install and docs/ci.md's job step, run as written in a
+    consumer repository (bash) that vendors this work tree's release (`make dist`) in `tools/`:
+    the installed generator says the release's version; a current tree passes; a stale one fails
+    with the command that fixes it, which runs there as printed, after which the step passes."""
     job = yaml.safe_load(
         block(
             "docs/ci.md",
@@ -356,14 +510,19 @@ def test_the_ci_job_passes_a_current_tree_and_fails_a_stale_one_with_a_fix_that_
         ).text
     )
     step = job["jobs"]["check"]["steps"][-1]["run"]
+    install = block(
+        "docs/generator.md",
+        "# tools/ holds the two files of `make dist`: playwright_tool_generator-<version>-py3-none-any.whl and the requirements file",
+    )
     consumer = tmp_path / "consumer"
-    allowlist = _allowlist(consumer, pinned_version, "generate:\n  out: tools\n  outputs: yaml\n")
-    assert generate(consumer / "tools", allowlist) == 0
-    env = {
-        **os.environ,
-        "GENERATOR": str(REPO),
-        "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache"),
-    }
+    allowlist = _allowlist(
+        consumer, pinned_version, "generate:\n  out: playwright-tools\n  outputs: yaml\n"
+    )
+    assert generate(consumer / "playwright-tools", allowlist) == 0
+    (consumer / "tools").mkdir()
+    for name in (WHEEL, REQUIREMENTS):
+        shutil.copy(release.first / name, consumer / "tools" / name)
+    env = {**os.environ, "PLAYWRIGHT_TOOL_GENERATOR_CACHE": str(tmp_path / "generator-cache")}
 
     def run(command: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -375,9 +534,15 @@ def test_the_ci_job_passes_a_current_tree_and_fails_a_stale_one_with_a_fix_that_
             timeout=900,
         )
 
+    installed = run("\n".join(commands(install.text)))
+    assert installed.returncode == 0, installed.stderr
+    assert installed.stdout.splitlines()[-1] == f"playwright-tool-generator {__version__}"
+    assert "# playwright-tool-generator <version>" in install.text  # what the block says it prints
+    by_module = run(".generator-venv/bin/python -m generator --version")
+    assert by_module.stdout == f"playwright-tool-generator {__version__}\n", by_module.stderr
     current = run(step)
     assert current.returncode == 0, current.stderr
-    assert "tools is up to date" in current.stdout
+    assert "playwright-tools is up to date" in current.stdout
     allowlist.write_text(allowlist.read_text() + "  - method: page.url\n", encoding="utf-8")
     stale = run(step)
     assert stale.returncode == 1, stale.stderr

@@ -65,6 +65,11 @@ SNAPSHOT_TOOLS = (
     "GeneratedSetGeolocationTool",
     "GeneratedWaitForFunctionTool",
     "GeneratedLocatorDropTool",
+    # Issue 55: Trailblaze faces (`trailblaze:` mappings): a rename with a whole number, a clamp
+    # and a scale; a regex calling the Pattern overload; a minimum checked first; messages.
+    "GeneratedWaitTool",
+    "GeneratedWaitForUrlTool",
+    "GeneratedResizeTool",
     "GeneratedJson",
 )
 
@@ -557,6 +562,82 @@ def test_a_bad_trailblaze_value_is_a_one_line_error(
     assert generate(tmp_path / "out", allowlist) == 2
     line = _one_line_error(capsys)
     assert "allowlist.yaml:" in line and "'trailblaze' must be skip" in line and "replace" in line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        (
+            "        timeout: {name: seconds,",
+            "        timeot: {name: seconds,",
+            ("parameters.timeot", "no parameter of that name", "its parameters are timeout"),
+        ),
+        (
+            "      replace: web_wait\n",
+            "      replace: web_waitALittle\n",
+            (
+                "replace: web_waitALittle is not a Trailblaze built-in",
+                "2026.07.21",
+                "web_waitForTimeout",
+            ),
+        ),
+        (
+            "      result: Waited {seconds} seconds.",
+            "      result: Waited {secs} seconds.",
+            (
+                "{secs} is not something this message can name",
+                "{seconds}",
+                "{reasoning}",
+                "{result}",
+            ),
+        ),
+        (
+            "scale: 1000, description: The seconds to wait; a number outside 1 to 30 is taken as the nearest end.}",
+            "scale: 1000}",
+            ("has a scale", "give parameters.timeout.description"),
+        ),
+        (
+            "        url: {name: pattern, type: regex,",
+            "        timeout: {name: pattern, type: regex,",
+            ("parameters.timeout", "given twice"),
+        ),
+        (
+            "      belowMinimum: web_resize requires",
+            "      result2: web_resize requires",
+            ("unknown key 'result2'",),
+        ),
+    ],
+)
+def test_bad_trailblaze_faces_are_one_line_errors(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    says: tuple[str, ...],
+) -> None:
+    """What a `trailblaze:` mapping names that its tool does not have is one line naming the
+    allowlist's line and what to write; nothing of the Trailblaze output is written."""
+    allowlist = _allowlist(tmp_path, old, new)
+    assert generate(tmp_path / "out", allowlist, "--outputs", "trailblaze") == 2
+    line = _one_line_error(capsys)
+    assert "allowlist.yaml:" in line, line
+    for part in says:
+        assert part in line, line
+    assert not (tmp_path / "out" / "trailblaze").exists()
+
+
+def test_a_regex_needs_a_pattern_overload(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`type: regex` on a method with no Pattern overload names the method and its overloads."""
+    allowlist = _allowlist(
+        tmp_path,
+        "  - method: page.setContent\n",
+        "  - method: page.setContent\n    trailblaze:\n      parameters: {html: {type: regex}}\n",
+    )
+    assert generate(tmp_path / "out", allowlist, "--outputs", "trailblaze") == 2
+    line = _one_line_error(capsys)
+    assert "parameters.html: type: regex" in line and "no overload taking a Pattern" in line, line
 
 
 # Playwright Java 1.63.0 cannot run from Maven's central repository (no `driver` or

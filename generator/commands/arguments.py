@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from generator import __version__
+
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
@@ -40,6 +42,12 @@ def parser() -> argparse.ArgumentParser:
         "python -m generator diff --help, schema --help, bump --help.",
     )
     _common(p)
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"playwright-tool-generator {__version__}",
+        help="print the generator's version (the release pip installed) and exit",
+    )
     p.add_argument(
         "--out",
         default=None,

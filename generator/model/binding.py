@@ -251,6 +251,10 @@ class Binder:
             surface_to_llm=entry.surface_to_llm,
             is_recordable=entry.is_recordable,
             trailblaze=entry.trailblaze,
+            trailblaze_face=entry.trailblaze_face,
+            java_pattern_overloads=tuple(
+                f"{interface.name}#{m.signature}" for m in overloads if "Pattern" in m.signature
+            ),
             target=entry.target,
             java_method=entry.method,
             java_signatures=tuple(f"{interface.name}#{m.signature}" for m in merged.kept),

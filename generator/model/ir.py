@@ -7,6 +7,7 @@ from typing import Literal
 
 from generator.model.live_objects import LiveSummary
 from generator.model.type_tree import TypeNode
+from generator.read.trailblaze_face import TrailblazeFace
 from generator.shared.names import ToolName, python_identifier, typescript_identifier
 from generator.shared.targets import Target
 
@@ -152,6 +153,12 @@ class Tool:
     wire_renames: tuple[tuple[str, str], ...] = ()
     """The allowlist's `wireNames` applied to `params`: (Playwright's name, the name on the
     wire) pairs, so that what the allowlist may rename can be said of the tool."""
+    trailblaze_face: TrailblazeFace | None = None
+    """The allowlist's `trailblaze:` mapping: how the tool looks in Trailblaze's output only."""
+    java_pattern_overloads: tuple[str, ...] = ()
+    """The Java overloads taking a `java.util.regex.Pattern` (left out of `java_signatures`, as
+    JSON has no regex), as `Page#waitForURL(Pattern, Page.WaitForURLOptions)`: what a regex
+    argument of the Trailblaze output may call."""
 
     @property
     def playwright_param_names(self) -> tuple[str, ...]:

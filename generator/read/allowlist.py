@@ -8,6 +8,13 @@ from pathlib import Path
 
 import yaml
 
+from generator.read.trailblaze_face import TrailblazeFace, read_face
+from generator.read.yaml_nodes import boolean as _boolean
+from generator.read.yaml_nodes import known_keys as _known_keys
+from generator.read.yaml_nodes import scalar as _scalar
+from generator.read.yaml_nodes import string as _string
+from generator.read.yaml_nodes import suggest as _suggest
+from generator.read.yaml_nodes import where as _where
 from generator.shared import allowlist_rules as rules
 from generator.shared.allowlist_rules import MAX_NAME, TextRule
 from generator.shared.confined_files import RefusedFile, read_file, read_under
@@ -102,6 +109,8 @@ class AllowlistEntry:
     trailblaze: str = ""
     """"" (a tool of its own in the Trailblaze output), "skip" (left out of it: Trailblaze's
     built-in of the name serves it) or "replace" (it takes the built-in's place)."""
+    trailblaze_face: TrailblazeFace | None = None
+    """The `trailblaze:` mapping, when the entry gives one: how the tool looks in Trailblaze."""
 
     @property
     def spelled(self) -> str:
@@ -134,53 +143,6 @@ class Allowlist:
     the options (if any) are in the allowlist itself."""
 
 
-def _where(path: str, node: yaml.Node) -> str:
-    return f"{path}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
-
-
-def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    import difflib  # only a wrong allowlist needs it
-
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f"did you mean '{close[0]}'? " if close else ""
-
-
-def _scalar(path: str, node: yaml.Node, what: str) -> str:
-    if not isinstance(node, yaml.ScalarNode):
-        raise GeneratorError(
-            f"{_where(path, node)}: {what} must be a single value, not a list or mapping."
-        )
-    return str(node.value)
-
-
-_STR = "tag:yaml.org,2002:str"
-_KINDS = {
-    "tag:yaml.org,2002:bool": "a boolean",
-    "tag:yaml.org,2002:int": "a number",
-    "tag:yaml.org,2002:float": "a number",
-    "tag:yaml.org,2002:timestamp": "a date",
-}
-
-
-def _string(path: str, node: yaml.Node, key: str, rule: TextRule | None = None) -> str:
-    """The text of `key`'s value: a YAML string (quoted, or plain and not read as a number, a
-    boolean, a date or null), following `rule` when one is given; as the allowlist's schema
-    has it, so `out: 5` or `out: ~` is refused rather than turned into a folder named `5` or
-    `None`."""
-    value = _scalar(path, node, f"'{key}'")
-    problem = rule.problem(value) if rule is not None else None
-    if problem:
-        shown = value if len(value) <= 60 else value[:57] + "..."
-        raise GeneratorError(f"{_where(path, node)}: '{key}' ({shown!r}) {problem}.")
-    if node.tag != _STR:
-        where = _where(path, node)
-        if node.tag.endswith(":null"):
-            raise GeneratorError(f"{where}: '{key}' is empty (null); give a value or leave it out.")
-        kind = _KINDS.get(node.tag, "not text")
-        raise GeneratorError(f"{where}: '{key}' is {kind}, not text; quote it: {key}: '{value}'.")
-    return value
-
-
 def _text(path: str, node: yaml.Node) -> str:
     """A description: text with more than white space, with each pair of surrogate escapes
     (`"\\ud83d\\ude00"`, as JSON writes a character past U+FFFF) read as the one character it
@@ -199,30 +161,6 @@ def _text(path: str, node: yaml.Node) -> str:
             "leave the key out to use the javadoc."
         )
     return text
-
-
-def _boolean(path: str, node: yaml.Node, key: str) -> bool:
-    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:bool":
-        return bool(yaml.safe_load(yaml.serialize(node)))
-    raise GeneratorError(f"{_where(path, node)}: '{key}' must be true or false.")
-
-
-def _known_keys(
-    path: str, node: yaml.MappingNode, allowed: tuple[str, ...]
-) -> dict[str, yaml.Node]:
-    """The mapping's values by key; an unknown key (with a did-you-mean) or a repeated one is an error."""
-    fields: dict[str, yaml.Node] = {}
-    for key_node, value_node in node.value:
-        key = _scalar(path, key_node, "a key")
-        if key not in allowed:
-            raise GeneratorError(
-                f"{_where(path, key_node)}: unknown key '{key}'; {_suggest(key, allowed)}"
-                f"allowed keys are {', '.join(allowed)}."
-            )
-        if key in fields:
-            raise GeneratorError(f"{_where(path, key_node)}: key '{key}' is given twice.")
-        fields[key] = value_node
-    return fields
 
 
 def _entry(path: str, node: yaml.Node) -> AllowlistEntry:
@@ -265,6 +203,9 @@ def _method_entry(
                 f"{_where(path, fields['name'])}: tool name '{shown}' {problem}, "
                 "for example 'web_evaluate'."
             )
+    face = None
+    if isinstance(fields.get("trailblaze"), yaml.MappingNode):
+        face = read_face(path, fields["trailblaze"])  # type: ignore[arg-type]
     return AllowlistEntry(
         target=TARGETS[prefix],
         method=method,
@@ -278,16 +219,23 @@ def _method_entry(
         if "isRecordable" in fields
         else False,
         wire_names=_wire_names(path, fields["wireNames"]) if "wireNames" in fields else (),
-        trailblaze=_trailblaze(path, fields["trailblaze"]) if "trailblaze" in fields else "",
+        trailblaze=_trailblaze(path, face, fields.get("trailblaze")),
+        trailblaze_face=face,
     )
 
 
-def _trailblaze(path: str, node: yaml.Node) -> str:
+def _trailblaze(path: str, face: TrailblazeFace | None, node: yaml.Node | None) -> str:
+    """ "", "skip" or "replace": a mapping that names a built-in to `replace` is "replace"."""
+    if node is None:
+        return ""
+    if face is not None:
+        return "replace" if face.replace else ""
     value = _string(path, node, "trailblaze")
     if value not in TRAILBLAZE_CHOICES:
         raise GeneratorError(
             f"{_where(path, node)}: 'trailblaze' must be skip (leave the tool out of the "
-            "Trailblaze output) or replace (it takes the place of Trailblaze's built-in tool)."
+            "Trailblaze output), replace (it takes the place of Trailblaze's built-in tool) or "
+            "a mapping such as '{replace: web_wait, reasoning: true}'."
         )
     return value
 

@@ -17,6 +17,7 @@ from typing import Any
 from generator.model.ir import Tool
 from generator.model.surface_report import SurfaceReport
 from generator.read.allowlist import GENERATE_KEYS, GENERATE_RULES, TRAILBLAZE_CHOICES
+from generator.read.trailblaze_face import PARAM_TYPES
 from generator.render.kotlin.trailblaze_api import APIS
 from generator.shared import allowlist_rules as rules
 from generator.shared.allowlist_rules import TextRule
@@ -44,6 +45,46 @@ def _methods(report: SurfaceReport, tools: list[Tool]) -> list[dict[str, str]]:
             {"const": f"{_PREFIX[row.interface]}.{row.method}", "description": _short(description)}
         )
     return choices
+
+
+def _face_schema() -> dict[str, Any]:
+    """The `trailblaze:` mapping, as `read.trailblaze_face` reads it."""
+    template = {"type": "string", "minLength": 1}
+    whole = {"type": "integer"}
+    param = {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": False,
+        "properties": {
+            "name": rules.WIRE_NAME.schema(),
+            "type": {"enum": list(PARAM_TYPES)},
+            "description": {"type": "string", "minLength": 1},
+            "default": {"type": ["number", "string", "boolean"]},
+            "minimum": whole,
+            "clamp": {"type": "array", "items": whole, "minItems": 2, "maxItems": 2},
+            "scale": {"type": "integer", "minimum": 1},
+        },
+    }
+    flag = {"type": "boolean"}
+    return {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": False,
+        "properties": {
+            "replace": {
+                "description": "the Trailblaze built-in tool this one takes the place of",
+                **rules.TOOL_NAME.schema(),
+            },
+            "description": rules.DESCRIPTION.schema(),
+            "reasoning": flag,
+            "surfaceToLlm": flag,
+            "isRecordable": flag,
+            "parameters": {"type": "object", "minProperties": 1, "additionalProperties": param},
+            "result": template,
+            "error": template,
+            "belowMinimum": template,
+        },
+    }
 
 
 def _described(rule: TextRule, description: str) -> dict[str, Any]:
@@ -106,8 +147,10 @@ def allowlist_schema(
             },
             "trailblaze": {
                 "description": "skip: no Trailblaze registration for this tool; replace: it takes "
-                "the place of Trailblaze's built-in tool of the same name",
-                "enum": list(TRAILBLAZE_CHOICES),
+                "the place of Trailblaze's built-in tool of the same name; a mapping: how the "
+                "tool looks in Trailblaze (docs/generator.md, Graduating Trailblaze's "
+                "hand-written tools)",
+                "oneOf": [{"enum": list(TRAILBLAZE_CHOICES)}, _face_schema()],
             },
             "wireNames": {
                 "description": "a parameter's JSON key on the wire, by its Playwright name "

@@ -269,7 +269,7 @@ OUTPUTS: tuple[Output, ...] = (
         _once(
             lambda m: {
                 "id": TRAILBLAZE_TOOLSET,
-                "tool_names": [c["tool"] for c in m.trailblaze_shims],
+                "tool_names": sorted(c["tool"] for c in m.trailblaze_shims),
                 "drivers": list(m.kotlin.api.drivers),
                 "toolsets_dir": m.kotlin.api.toolsets_dir,
             }

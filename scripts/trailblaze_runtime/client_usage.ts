@@ -14,7 +14,14 @@ export async function calls(): Promise<string> {
   // An enum takes Playwright's own spelling: what the descriptor lists and the decoder reads.
   await client.tools.web_waitForLoadState({ state: "domcontentloaded" });
   const text: string = await client.tools.web_evaluate({ script: "1 + 1" });
-  return set + title + text;
+  // The tools the allowlist graduates, as the hand-written ones were called (a trail's JSON).
+  await client.tools.web_wait({ seconds: 2, reasoning: "let the animation end" });
+  await client.tools.web_wait({});
+  const url: string = await client.tools.web_waitForUrl({ pattern: ".*(dashboard|home).*", timeoutMs: 10000 });
+  await client.tools.web_resize({ width: 375, height: 812, reasoning: "phone breakpoint" });
+  await client.tools.web_pressKey({ key: "Enter" });
+  const where: string = await client.tools.web_currentUrl({});
+  return set + title + text + url + where;
 }
 
 export function wrong(): void {
@@ -24,6 +31,12 @@ export function wrong(): void {
   void client.tools.web_waitForLoadState({ state: "soon" });
   // @ts-expect-error a required argument is missing
   void client.tools.web_setExtraHTTPHeaders({});
+  // @ts-expect-error an upper-case entry name: the descriptor lists Playwright's spelling
+  void client.tools.web_waitForLoadState({ state: "DOMCONTENTLOADED" });
+  // @ts-expect-error seconds is a number
+  void client.tools.web_wait({ seconds: "2" });
+  // @ts-expect-error web_waitForUrl needs its pattern
+  void client.tools.web_waitForUrl({ timeoutMs: 5 });
   // @ts-expect-error the result is text, not a number
   const n: Promise<number> = client.tools.web_title({});
   void n;

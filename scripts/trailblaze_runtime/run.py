@@ -82,6 +82,60 @@ def write_client_dts(
     return dict(found[0])
 
 
+# Playwright Java the graduation check runs on: the newest release published whole (1.63.0 has no
+# driver on Maven Central); the shims and Trailblaze's classes compiled against the pin link to it.
+GRADUATION_PLAYWRIGHT = "1.62.0"
+
+
+def run_graduation(built: dict, shim_classes: Path, chromium: str, cache: str | None) -> list[dict]:
+    """Graduation.kt: each case's JSON decoded into the hand-written and the generated tool and
+    run on a page of `chromium`, on Playwright Java GRADUATION_PLAYWRIGHT; its records."""
+    repo = build.maven_repo(cache)
+    runtime = build.resolve("graduation", build.runtime_dependencies(GRADUATION_PLAYWRIGHT), repo)
+    args = ["java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+            os.pathsep.join([str(shim_classes), built["classes"], runtime]),
+            "graduation.GraduationKt", "--classes", str(shim_classes),
+            "--trailblaze-classes", built["classes"], "--chromium", chromium]  # fmt: skip
+    done = subprocess.run(
+        args,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"},
+    )
+    records = [
+        json.loads(line[len("GRADUATION ") :])
+        for line in done.stdout.splitlines()
+        if line.startswith("GRADUATION ")
+    ]
+    if done.returncode != 0 or not records or records[-1].get("kind") != "end":
+        sys.stderr.write(done.stderr[-4000:])
+        raise build.Failure(f"run.py: Graduation failed (exit {done.returncode})", 3)
+    return [r for r in records if r.get("kind") == "case"]
+
+
+def summarize_graduation(cases: list[dict]) -> list[str]:
+    """One line of counts, then a line per case that differs (or that differs as documented)."""
+    same = [c for c in cases if c.get("same")]
+    documented = [c for c in cases if not c.get("same") and c.get("documented")]
+    lines = [
+        f"graduation (Playwright Java {GRADUATION_PLAYWRIGHT}): {len(same)}/{len(cases)} calls "
+        f"give the hand-written tool's text, errors and page; {len(documented)} differ as documented"
+    ]
+    for case in cases:
+        if case.get("same"):
+            continue
+        what = f"documented: {case['documented']}" if case.get("documented") else "DIFFERS"
+        if case.get("missing"):
+            lines.append(f"  {case['tool']} {case['arguments']}: no {case['missing']} class")
+            continue
+        lines.append(
+            f"  {case['tool']} {case['arguments']} {what}: hand-written {case['hand_written']!r} "
+            f"({case['hand_written_page']}), generated {case['generated']!r} ({case['generated_page']})"
+        )
+    return lines
+
+
 def summarize(records: list[dict], behind: list[dict]) -> list[str]:
     tools = [r for r in records if r.get("kind") == "tool"]
     ok = [t for t in tools if t.get("descriptor") == "ok"]
@@ -167,11 +221,12 @@ def check(
     commit: str | None = None,
     commit_file: str | None = None,
     client_dts: Path | None = None,
+    chromium: str | None = None,
 ) -> dict:
     """Trailblaze's classes (built or reused), the shims under `kotlin` compiled with
     RuntimeCheck.kt against them, and RuntimeCheck's records with the generated `resources`
-    ahead of Trailblaze's own on the classpath (`ahead`) and behind them (`behind`, YAML only).
-    Raises `build.Failure` (with its exit status) when a step fails."""
+    ahead of Trailblaze's own on the classpath (`ahead`) and behind them (`behind`, YAML only);
+    with `chromium`, the graduation check's cases too (`graduation`). Raises `build.Failure` (with its exit status) when a step fails."""
     started = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="trailblaze-runtime-"))
     try:
@@ -186,7 +241,10 @@ def check(
             built["plugin"],
             os.pathsep.join(base_cp),
             shim_classes,
-            [*shims, str(HERE / "RuntimeCheck.kt"), str(HERE / "ClientDts.kt")],
+            [
+                *shims,
+                *(str(HERE / k) for k in ("RuntimeCheck.kt", "ClientDts.kt", "Graduation.kt")),
+            ],
             work / "kotlinc.log",
         )
         compile_seconds = time.monotonic() - compile_started
@@ -207,6 +265,9 @@ def check(
             yaml_only=True,
         )
         run_seconds = time.monotonic() - run_started
+        graduation = None
+        if chromium is not None:
+            graduation = run_graduation(built, shim_classes, chromium, cache)
         written = None
         if client_dts is not None:
             written = write_client_dts(
@@ -224,6 +285,7 @@ def check(
         "run_seconds": run_seconds,
         "seconds": time.monotonic() - started,
         "client_dts": written,
+        "graduation": graduation,
     }
 
 
@@ -248,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         help="also write the trailblaze-client.d.ts Trailblaze writes for the tools, under this "
         "trailmap folder",
     )
+    parser.add_argument(
+        "--chromium",
+        help="also run the graduation check (Graduation.kt) with this Chromium executable",
+    )
     parser.add_argument("--commit")
     parser.add_argument("--commit-file")
     args = parser.parse_args(argv)
@@ -267,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             args.commit,
             args.commit_file,
             Path(args.client_dts) if args.client_dts else None,
+            args.chromium,
         )
     except build.Failure as failure:
         print(failure, file=sys.stderr)
@@ -275,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     checkout = Path(args.checkout).resolve()
     log_ahead, log_behind = result["log_ahead"], result["log_behind"]
     lines = summarize(ahead, behind)
+    if result["graduation"] is not None:
+        lines += summarize_graduation(result["graduation"])
     if result["client_dts"] is not None:
         lines.append(f"trailblaze-client.d.ts: {result['client_dts']}")
     lines.append(
@@ -298,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         "standins": built["standins"],
         "standin_problems": built["standin_problems"],
         "tools": [r for r in ahead if r.get("kind") == "tool"],
+        "graduation": result["graduation"],
         "yaml": {
             "generated_ahead": [r for r in ahead if r.get("kind") in ("yaml", "toolset")],
             "generated_behind": [r for r in behind if r.get("kind") in ("yaml", "toolset")],

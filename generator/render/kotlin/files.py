@@ -28,7 +28,9 @@ def surface(
     each refused tool's reason."""
     return {
         "package": settings.package,
-        "shims": {c["tool"]: signature(c) for c in sorted(contexts, key=lambda c: c["tool"])},
+        "shims": {
+            c["source_tool"]: signature(c) for c in sorted(contexts, key=lambda c: c["source_tool"])
+        },
         "refused": {r.tool: r.reason for r in sorted(refused, key=lambda r: r.tool)},
     }
 
@@ -72,7 +74,7 @@ def trailblaze_shims(
     by_name = {t.name.value: t for t in tools}
     kept = []
     for context in contexts:
-        tool = by_name[context["tool"]]
+        tool = by_name[context["source_tool"]]
         if tool.trailblaze == "skip":
             continue
         if tool.name.value in api.builtins and tool.trailblaze != "replace":

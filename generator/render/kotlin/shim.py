@@ -39,6 +39,7 @@ from generator.render.kotlin.calls import (
     positional_arguments,
     union_calls,
 )
+from generator.render.kotlin.face import apply_face
 from generator.render.kotlin.objects import nested_object
 from generator.render.kotlin.settings import KotlinSettings
 from generator.render.kotlin.text import (
@@ -172,11 +173,12 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
     )
     uses_json = any(JSON_ELEMENT in f["declared"] for f in all_fields)
     decodes = dispatch is not None or any(o["branches"] for o in options)
-    return {
+    context = {
         "package": settings.package,
         "package_path": settings.package.replace(".", "/"),
         "class_name": class_name(tool),
         "tool": tool.name.value,
+        "source_tool": tool.name.value,
         "tool_name": string_literal(tool.name.value),
         "kdoc": llm_description(tool.description, ""),
         "java": tool.java_reference,
@@ -220,7 +222,10 @@ def _context(tool: Tool, settings: KotlinSettings) -> dict[str, Any]:
         "options": options,
         "dispatch": dispatch,
         "calls": calls,
+        "face": None,
     }
+    apply_face(tool, context, settings)
+    return context
 
 
 def _java_names(tool: Tool) -> set[str]:

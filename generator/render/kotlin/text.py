@@ -15,7 +15,12 @@ def identifier(name: str) -> str:
 
 def class_name(tool: Tool) -> str:
     """`web_context_setOffline` -> `GeneratedContextSetOfflineTool`."""
-    stem = tool.name.value.removeprefix("web_")
+    return class_name_of(tool.name.value)
+
+
+def class_name_of(tool_name: str) -> str:
+    """The shim class of a tool named `tool_name` (see `class_name`)."""
+    stem = tool_name.removeprefix("web_")
     return "Generated" + "".join(p[:1].upper() + p[1:] for p in stem.split("_") if p) + "Tool"
 
 

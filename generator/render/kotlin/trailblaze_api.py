@@ -30,6 +30,8 @@ class TrailblazeApi:
     toolsets_dir: str
     builtins: frozenset[str]
     tool_interface: str = "xyz.block.trailblaze.playwright.tools.PlaywrightExecutableTool"
+    # What a tool with Trailblaze's optional `reasoning` argument implements as well.
+    reasoning: str = "xyz.block.trailblaze.toolcalls.ReasoningTrailblazeTool"
     member: str = "executeWithPlaywright"
     context: str = "xyz.block.trailblaze.toolcalls.TrailblazeToolExecutionContext"
     result: str = "xyz.block.trailblaze.toolcalls.TrailblazeToolResult"
