@@ -181,6 +181,12 @@ def test_the_graduation_check_sees_a_shim_that_behaves_otherwise(
     )
     out = tmp_path / "out"
     assert generate(out, allowlist, "--outputs", "trailblaze") == 0
+    # Only the shims the cases call are compiled (a third of the time of all 169).
+    graduated = {"CurrentUrl", "GetStorageState", "Evaluate", "PressKey", "Resize", "Wait",
+                 "WaitForUrl"}  # fmt: skip
+    for shim in (out / "trailblaze" / "kotlin").rglob("Generated*Tool.kt"):
+        if shim.name.removeprefix("Generated").removesuffix("Tool.kt") not in graduated:
+            shim.unlink()
     found = run.check(
         checkout, out / "trailblaze" / "kotlin", out / "trailblaze" / "resources",
         chromium=HEADLESS_CHROMIUM,
