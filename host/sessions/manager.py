@@ -28,7 +28,7 @@ class SessionManager:
     closed, browser or driver gone) is replaced on the next call and that call is told why;
     `acquire` waits for a browser launch no longer than the caller's `timeout`. A session made
     ahead of its first call (`prepare`) and closed before any call used it is no news to that
-    call; until a call used it, it may be handed to another key (`hand_over`), never to two.
+    call.
     """
 
     def __init__(
@@ -52,8 +52,6 @@ class SessionManager:
         self._unused: set[SessionKey] = set()
         """Sessions `prepare` made that no call has acquired yet."""
         self.created = 0
-        self.session_type: type[Session] = Session
-        """What the sessions made here are (a transport may make a kind of its own)."""
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -110,7 +108,7 @@ class SessionManager:
             browser = await pool.browser(timeout)
             async with asyncio.timeout(timeout):
                 context = await pool.new_context(browser)
-                session = await self.session_type.create(
+                session = await Session.create(
                     key, context, pool.generation, self._config, self._guard
                 )
             session.cdp_url = pool.cdp_url
@@ -159,29 +157,6 @@ class SessionManager:
         if key in self._sessions:
             # Made here; a call that waited for it has not resumed yet and will discard this.
             self._unused.add(key)
-
-    def hand_over(self, made: SessionKey, key: SessionKey) -> Session | None:
-        """Give the session `prepare` made for `made`, unused, to `key` (which holds none): it is
-        then `key`'s, as if made by its first call. None, and nothing changed, when there is no
-        such session or it can no longer be used (ended, or its browser gone since)."""
-        session = self._sessions.get(made)
-        if (
-            session is None
-            or made not in self._unused
-            or key in self._sessions
-            or key in self._creating
-            or session.ended is not None
-            or session.busy
-        ):
-            return None
-        pool = self.pool_of(session)
-        if session.generation != pool.generation or pool.connected is None:
-            return None
-        del self._sessions[made]
-        self._unused.discard(made)
-        session.key = key
-        self._sessions[key] = session
-        return session
 
     async def drop(self, key: SessionKey | str, reason: str | None = None) -> None:
         """Close the session of `key`; the next call for `key` starts a new one and is told why."""

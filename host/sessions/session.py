@@ -53,10 +53,6 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
     `lock` serialises the calls of one session.
     """
 
-    holds_file_choosers = True
-    """A file chooser a page opens is held for `browser_file_upload` (Playwright then intercepts
-    every file chooser of the tab: a message to the driver and one to the page, per tab)."""
-
     def __init__(
         self,
         key: SessionKey,
@@ -154,9 +150,6 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
     async def close(self) -> None:
         """Close the context (and with it every tab); idempotent and bounded in time."""
         self._end("the session was closed")
-        # Its tabs close with it: the last one must not open a new one (a page, a renderer
-        # process) in a context about to close, as a tab the page closed itself would.
-        self.closing_intent = True
         for task in list(self._background | self._repairs):
             task.cancel()
         for waiter in self._response_waiters:
@@ -200,8 +193,7 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
         page.on("crash", self._on_crash)
         page.on("framenavigated", lambda frame: self._on_navigated(tab, frame))
         page.on("download", self._on_download)
-        if self.holds_file_choosers:
-            page.on("filechooser", lambda chooser: setattr(tab, "file_chooser", chooser))
+        page.on("filechooser", lambda chooser: setattr(tab, "file_chooser", chooser))
         tab.attaching = self._spawn(self._attach(tab))
         if self.current is None:
             self.current = tab

@@ -81,10 +81,6 @@ PAGES: dict[str, str] = {
     # The excerpt's element is in a child frame, whose title is not the page's.
     "/framed": '<title>outer</title><iframe srcdoc="<title>inner</title><p id=x>in frame</p>">'
     "</iframe>",
-    # The submit opens a file chooser, which no action answers (its tabs hold none).
-    "/chooser": "<title>chooser</title><input type=file id=file><input id=name>"
-    "<button id=go onclick=\"document.getElementById('file').click();"
-    " document.title = 'chose ' + document.getElementById('name').value\">Go</button>",
     "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
     "<script>var leaked = 1;</script><style>p { color: red }</style>"
     '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'
