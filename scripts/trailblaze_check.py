@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -372,20 +373,32 @@ def _tsc_outside(command: list[str], cwd: Path, bundle: Path) -> str | None:
     return f"tsc: {' / '.join(ours or lines[-5:])[-1500:]}"
 
 
+def _run_over(
+    checkout: Path, generated: Path, report: Report, what: str, **options: Any
+) -> dict | None:
+    """`run.check` over the Trailblaze output of a generator `--out` folder (`options` as it
+    takes them), or None when a step failed: then one DIFFERS line, `what` naming the step."""
+    try:
+        return run.check(
+            checkout,
+            generated / "trailblaze" / "kotlin",
+            generated / "trailblaze" / "resources",
+            **options,
+        )
+    except build.Failure as failure:
+        report.differs(f"{what}: {failure}")
+        return None
+
+
 def _client_dts(
     api: TrailblazeApi, checkout: Path, generated: Path, trailmap: Path, report: Report
 ) -> Path | None:
     """The `trailblaze-client.d.ts` Trailblaze's `WorkspaceClientDtsGenerator` writes for the
     tools under `generated` (scripts/trailblaze_runtime/ClientDts.kt), or None (said)."""
-    try:
-        found = run.check(
-            checkout,
-            generated / "trailblaze" / "kotlin",
-            generated / "trailblaze" / "resources",
-            client_dts=trailmap,
-        )
-    except build.Failure as failure:
-        report.differs(f"Trailblaze's client.d.ts writer: {failure}")
+    found = _run_over(
+        checkout, generated, report, "Trailblaze's client.d.ts writer", client_dts=trailmap
+    )
+    if found is None:
         return None
     written = found["client_dts"]
     if written["skipped"]:
@@ -417,15 +430,8 @@ def runtime(
         if failed:
             report.differs(f"run time: {failed}")
             return
-        try:
-            found = run.check(
-                checkout,
-                out / "trailblaze" / "kotlin",
-                out / "trailblaze" / "resources",
-                chromium=chromium,
-            )
-        except build.Failure as failure:
-            report.differs(f"run time: {failure}")
+        found = _run_over(checkout, out, report, "run time", chromium=chromium)
+        if found is None:
             return
     tools = [r for r in found["ahead"] if r.get("kind") == "tool"]
     undescribed = [t for t in tools if t.get("descriptor") != "ok" or not t.get("scripted")]
