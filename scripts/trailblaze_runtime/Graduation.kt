@@ -64,9 +64,19 @@ val CASES = listOf(
   Case("web_waitForUrl", """{"pattern": "(unclosed", "timeoutMs": 300}"""),
 )
 
+// Both steps a key press depends on happen in the page's own script, so they are done when the
+// press returns: the input is focused while the page loads (`autofocus` is applied at a later
+// rendering step, which may come after `navigate` returns), and the form's submission changes the
+// URL within the document (a real submission navigates after the press has returned). A
+// clean-clone CI run saw either URL after `Enter` before this.
 const val PAGE = """<!doctype html><html><head><title>Orders dashboard</title></head>
-<body><form><input name="q" autofocus><button>Go</button></form>
-<script>localStorage.setItem("theme", "dark")</script></body></html>"""
+<body><form><input name="q"><button>Go</button></form>
+<script>localStorage.setItem("theme", "dark");
+document.forms[0].q.focus();
+document.forms[0].addEventListener("submit", (event) => {
+  event.preventDefault();
+  history.pushState(null, "", "?q=" + encodeURIComponent(event.target.q.value));
+});</script></body></html>"""
 
 /** [text] without the stack frames of Playwright's driver (Node's own and its bundle's): an error
  * Playwright passes on holds the driver's async stack, whose frames differ from call to call of
@@ -112,7 +122,10 @@ fun run(browser: Browser, origin: String, kClass: KClass<*>, arguments: String):
       "threw ${e::class.simpleName}: ${e.message}"
     }
     val viewport = page.viewportSize()?.let { "${it.width}x${it.height}" }
-    return result to "url=${page.url()} viewport=$viewport"
+    // The document's own location: Playwright's page.url() follows the driver's navigation
+    // events, which may arrive after the call that caused them has returned.
+    val url = page.evaluate("() => location.href")
+    return result to "url=$url viewport=$viewport"
   } finally {
     context.close()
   }
