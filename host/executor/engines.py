@@ -10,6 +10,7 @@ from playwright.async_api import Browser
 from host.browsers.endpoints import CONNECT_TIMEOUT_S
 from host.calls.core import Host
 from host.calls.registry import ToolRegistry
+from host.executor.action_session import ActionSession
 from host.executor.logs import event
 from host.executor.settings import ExecutorSettings
 from host.shared.errors import HostError
@@ -72,6 +73,7 @@ class EngineSet:
             failures: list[JsonObject] = []
             for engine in self.settings.engines:
                 host = Host(self.settings.host_config(engine, self.proxy), self.registry)
+                host.sessions.session_type = ActionSession
                 try:
                     async with asyncio.timeout(LAUNCH_LIMIT_S):
                         browser = await _first_browser(host)

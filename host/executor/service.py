@@ -22,6 +22,7 @@ from host.executor.proxy import OriginProxy
 from host.executor.redaction import SECRETS, Redactor
 from host.executor.runner import ActionRun, action_origin
 from host.executor.settings import ExecutorSettings
+from host.executor.stacks import install as keep_stacks_fixed
 from host.executor.urlpolicy import UrlPolicy
 from host.sessions.selfguard import SelfGuard
 from host.shared.jsontypes import JsonObject, JsonValue
@@ -78,6 +79,7 @@ class ExecutorService:
         }
 
     async def start(self) -> None:
+        keep_stacks_fixed(asyncio.get_running_loop())
         if self.proxy is not None:
             await self.proxy.start()
             self.engines.proxy = self.proxy.url

@@ -52,6 +52,8 @@ class SessionManager:
         self._unused: set[SessionKey] = set()
         """Sessions `prepare` made that no call has acquired yet."""
         self.created = 0
+        self.session_type: type[Session] = Session
+        """What the sessions made here are (a transport may make a kind of its own)."""
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -108,7 +110,7 @@ class SessionManager:
             browser = await pool.browser(timeout)
             async with asyncio.timeout(timeout):
                 context = await pool.new_context(browser)
-                session = await Session.create(
+                session = await self.session_type.create(
                     key, context, pool.generation, self._config, self._guard
                 )
             session.cdp_url = pool.cdp_url

@@ -53,6 +53,15 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
     `lock` serialises the calls of one session.
     """
 
+    holds_file_choosers = True
+    """A file chooser a page opens is held for `browser_file_upload` (Playwright then intercepts
+    every file chooser of the tab: a message to the driver and one to the page, per tab)."""
+
+    answers_dialogs = True
+    """Dialogs go to the session (its policy, an answer armed by `browser_handle_dialog`, or kept
+    open); when false, Playwright's driver answers each itself as it opens (dismissed, a
+    `beforeunload` accepted) and the session is sent none (two subscriptions less per session)."""
+
     def __init__(
         self,
         key: SessionKey,
@@ -86,8 +95,9 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
         context.set_default_navigation_timeout(config.navigation_timeout * 1000)
         context.on("page", session._adopt)
         context.on("close", lambda _: session._end("the browser context was closed"))
-        context.on("dialog", session._on_dialog)
-        context.on("dialogclosed", session._on_dialog_closed)
+        if cls.answers_dialogs:
+            context.on("dialog", session._on_dialog)
+            context.on("dialogclosed", session._on_dialog_closed)
         if config.page_events:
             session._listen("console")
             session._listen("pageerror")
@@ -150,6 +160,9 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
     async def close(self) -> None:
         """Close the context (and with it every tab); idempotent and bounded in time."""
         self._end("the session was closed")
+        # Its tabs close with it: the last one must not open a new one (a page, a renderer
+        # process) in a context about to close, as a tab the page closed itself would.
+        self.closing_intent = True
         for task in list(self._background | self._repairs):
             task.cancel()
         for waiter in self._response_waiters:
@@ -193,7 +206,8 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
         page.on("crash", self._on_crash)
         page.on("framenavigated", lambda frame: self._on_navigated(tab, frame))
         page.on("download", self._on_download)
-        page.on("filechooser", lambda chooser: setattr(tab, "file_chooser", chooser))
+        if self.holds_file_choosers:
+            page.on("filechooser", lambda chooser: setattr(tab, "file_chooser", chooser))
         tab.attaching = self._spawn(self._attach(tab))
         if self.current is None:
             self.current = tab

@@ -81,6 +81,19 @@ PAGES: dict[str, str] = {
     # The excerpt's element is in a child frame, whose title is not the page's.
     "/framed": '<title>outer</title><iframe srcdoc="<title>inner</title><p id=x>in frame</p>">'
     "</iframe>",
+    # Dialogs nobody is there to answer: an alert while the page loads, then on the submit a
+    # confirm and a prompt, whose answers the page shows.
+    "/dialogs": "<title>dialogs</title><script>alert('welcome')</script><button id=send"
+    " onclick=\"document.getElementById('out').textContent = 'confirm ' + confirm('Send?')"
+    " + ', prompt ' + prompt('Name?', 'x')\">Send</button><p id=out>not yet</p>",
+    # A form whose page asks before it is left (once the user typed, Chromium asks).
+    "/leave": "<title>leave</title><script>addEventListener('beforeunload', (e) => {"
+    " e.preventDefault(); e.returnValue = ''; });</script><form action=/welcome method=get>"
+    "<input name=name aria-label=name><button id=go>Go</button></form>",
+    # The submit opens a file chooser, which no action answers (its tabs hold none).
+    "/chooser": "<title>chooser</title><input type=file id=file><input id=name>"
+    "<button id=go onclick=\"document.getElementById('file').click();"
+    " document.title = 'chose ' + document.getElementById('name').value\">Go</button>",
     "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
     "<script>var leaked = 1;</script><style>p { color: red }</style>"
     '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'

@@ -1,6 +1,8 @@
 """The executor's shortcuts, in process on a real browser: counts taken ahead and what happens
 when the page changed since, one read of the page for title and excerpt, an action's session
-closing without opening a tab, and the service's own port refused by the browser itself."""
+closing without opening a tab, dialogs answered by Playwright's driver (the session is sent none),
+tabs that hold no file chooser, a Playwright failure named without a traceback (the service's
+tasks carry a fixed stack), and the service's own port refused by the browser itself."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from urllib.parse import quote
 import pytest
 from conftest import HEADLESS_CHROMIUM
 from local_server import LocalServer, serve
+from playwright._impl._connection import Connection
 from playwright.async_api import BrowserContext
 
 from host.executor.service import ExecutorService
@@ -113,6 +116,79 @@ def test_an_excerpt_in_a_child_frame_comes_with_the_pages_own_title(
     assert body["title"] == "outer"
     assert body["excerpt"]["html"] == '<p id="x">in frame</p>'
     assert body["excerpt"]["fallback"] is False
+
+
+def test_dialogs_nobody_answers_are_dismissed_and_a_leave_prompt_lets_the_submit_go(
+    executor: InProcess, pages: PageServer
+) -> None:
+    # An action's session is sent no dialog (host/executor/action_session.py): Playwright's
+    # driver dismisses each as it opens, as the executor's `dismiss` policy did, and accepts the
+    # page's "leave this page?", so the submit navigates.
+    status, body = executor.execute(
+        {"url": pages.url("/dialogs"), "submit": {"selector": "#send"}, "snapshot_selector": "#out"}
+    )
+    assert status == 200, body
+    assert body["excerpt"]["html"] == '<p id="out">confirm false, prompt null</p>', body
+    status, body = executor.execute(
+        {
+            "url": pages.url("/leave"),
+            "fields": [{"selector": "[name=name]", "value": "Ada"}],
+            "submit": {"selector": "#go"},
+        }
+    )
+    assert status == 200, body
+    assert body["title"] == "Welcome Ada", body
+
+
+def test_a_file_chooser_a_page_opens_does_not_hold_the_action(
+    executor: InProcess, pages: PageServer
+) -> None:
+    status, body = executor.execute(
+        {
+            "url": pages.url("/chooser"),
+            "fields": [{"selector": "#name", "value": "x"}],
+            "submit": {"selector": "#go"},
+        }
+    )
+    assert status == 200 and body["title"] == "chose x", body
+
+
+def test_a_playwright_failure_still_names_its_call_without_a_traceback(
+    executor: InProcess, pages: PageServer
+) -> None:
+    # `requestSubmit` on an element outside any form fails in the page: each attempt says so.
+    status, body = executor.execute(
+        {"url": pages.url("/drift"), "submit": {"selector": "#out", "kind": "submit"}}
+    )
+    assert status == 422, body
+    detail = body["attempts"][0]["detail"]
+    assert "Locator.evaluate: Error: the submit selector is not a form" in detail, detail
+    assert "Traceback" not in json.dumps(body) and ".py" not in json.dumps(body)
+
+
+def test_an_action_subscribes_to_no_event_of_the_driver(
+    executor: InProcess, pages: PageServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each subscription is a message to Playwright's driver per session or tab; an action's
+    # session takes no dialog and no file chooser, and follows no console or network events.
+    sent: list[tuple[str, object]] = []
+    send = Connection._send_message_to_server
+
+    def counted(self: Connection, owner: Any, method: str, params: Any, *rest: Any) -> Any:
+        sent.append((method, params.get("event") if isinstance(params, dict) else None))
+        return send(self, owner, method, params, *rest)
+
+    monkeypatch.setattr(Connection, "_send_message_to_server", counted)
+    status, body = executor.execute(
+        {
+            "url": pages.url("/form"),
+            "fields": [{"selector": "[name=name]", "value": "Ada"}],
+            "submit": {"selector": "#go"},
+        }
+    )
+    assert status == 200 and body["title"] == "Welcome Ada", body
+    assert ("fill", None) in sent  # the count saw the action's own messages
+    assert [event for method, event in sent if method == "updateSubscription"] == []
 
 
 def test_an_actions_session_closes_without_opening_a_tab(

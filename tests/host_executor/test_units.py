@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from host.executor import stacks
 from host.executor.drift import ElementInfo, hints, rank, similarity, words
 from host.executor.errors import ExecutorError
 from host.executor.excerpt import sanitise
@@ -393,3 +394,27 @@ def test_a_settle_that_ends_first_is_waited_for_and_its_error_raised() -> None:
     assert asyncio.run(finishes()) == "settled"
     with pytest.raises(RuntimeError, match="the page went away"):
         asyncio.run(fails())
+
+
+def test_the_services_tasks_carry_a_fixed_stack_for_playwright() -> None:
+    async def check() -> None:
+        loop = asyncio.get_running_loop()
+        stacks.install(loop)
+        try:
+            task = asyncio.ensure_future(asyncio.sleep(0))
+            await task
+            # Playwright takes a task's own stack when it has one that is truthy.
+            assert getattr(task, "__pw_stack_trace__", None) is stacks.STACK and stacks.STACK
+            assert "web executor" in "".join(stacks.STACK.format())
+        finally:
+            loop.set_task_factory(None)
+
+        def other(loop: asyncio.AbstractEventLoop, coro: object, **options: object) -> object:
+            return asyncio.Task(coro, loop=loop, **options)  # type: ignore[arg-type]
+
+        loop.set_task_factory(other)  # type: ignore[arg-type]
+        stacks.install(loop)
+        assert loop.get_task_factory() is other  # someone else's factory is left alone
+        loop.set_task_factory(None)
+
+    asyncio.run(check())

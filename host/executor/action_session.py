@@ -1,0 +1,21 @@
+"""The session of one action: the host's session, less what no action uses.
+
+An action fills, clicks and reads. It never answers a file chooser (no step of an action uploads
+a file), so its tabs hold none: Playwright then does not intercept the page's file choosers, and
+a headless browser cancels one a page opens. Nobody is there to answer a dialog either: Playwright's
+driver answers each as it opens (dismissed, which is the executor's policy; a `beforeunload`
+accepted, so a submit that navigates is not held back by one), and the session is sent none.
+Every guard stays: downloads kept and capped, the worker guard, the init scripts. Three messages
+to the driver less per action.
+"""
+
+from __future__ import annotations
+
+from host.sessions.session import Session
+
+
+class ActionSession(Session):
+    """A `Session` whose tabs hold no file chooser and which is sent no dialog."""
+
+    holds_file_choosers = False
+    answers_dialogs = False
