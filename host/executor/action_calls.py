@@ -6,6 +6,7 @@ errors (`ExecutorError`: a crashed browser or driver, a refused URL, a timeout, 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from playwright.async_api import Page
@@ -67,6 +68,7 @@ class ActionCalls:
         redactor: Redactor,
         action_id: str,
         deadline: float | None = None,
+        next_session: Callable[[], None] | None = None,
     ) -> None:
         self.host = host
         self.settings = settings
@@ -83,6 +85,9 @@ class ActionCalls:
         self.loop = asyncio.get_running_loop()
         self.deadline = deadline or self.loop.time() + action.timeout_ms / 1000
         """Loop time by which the action ends (set when the request arrived: queueing counts)."""
+        self.next_session = next_session
+        """Called when the action submits (and again when it reads back): the next action's
+        session may be made from then on (`host.executor.prepared`)."""
         self.generation = host.pool.generation
         self.blocked_navigation = False
         self.status: int | None = None

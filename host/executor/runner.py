@@ -124,9 +124,17 @@ class ActionRun(Locating):
         for index, spec in enumerate(self.action.fields):
             await self._fill(index, spec)
         if self.action.submit is not None and self.submit is not None:
+            self._ready_next()
             await self._submit()
+        self._ready_next()
         url, title, excerpt = await self._read_back()
         return {"url": url, "title": title, "http_status": self.status, "excerpt": excerpt}
+
+    def _ready_next(self) -> None:
+        """What is left (a submit, its page's load, the reading back) mostly waits: the next
+        action's session may be made meanwhile."""
+        if self.next_session is not None:
+            self.next_session()
 
     async def _guard_navigations(self) -> None:
         await self.call("web_url", {})  # creates the session, so its context can be guarded

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.metadata
 import os
 import platform
@@ -17,6 +18,7 @@ from host.executor.errors import ExecutorError
 from host.executor.logs import event, log
 from host.executor.payload import Action, parse_action
 from host.executor.pii import SelectorPrivacy
+from host.executor.prepared import SessionsAhead
 from host.executor.privileges import browser_processes, user_name
 from host.executor.proxy import OriginProxy
 from host.executor.redaction import SECRETS, Redactor
@@ -24,6 +26,7 @@ from host.executor.runner import ActionRun, action_origin
 from host.executor.settings import ExecutorSettings
 from host.executor.stacks import install as keep_stacks_fixed
 from host.executor.urlpolicy import UrlPolicy
+from host.sessions.keys import SessionKey
 from host.sessions.selfguard import SelfGuard
 from host.shared.jsontypes import JsonObject, JsonValue
 
@@ -53,7 +56,8 @@ class ExecutorService:
     wait; one more is answered `busy` (503) at once, and one that waited half its time limit
     without a slot is answered `busy` then, never `timeout` (504 is only for an action that ran
     out of its own time); every redacted value is registered for log scrubbing while its action
-    runs and is absent from the body. With an origin allow-list, every request of the browser
+    runs and is absent from the body. Each action runs in a session no other action used: one
+    made ahead of it (`prepared`), or its own. With an origin allow-list, every request of the browser
     goes through the service's `OriginProxy`. `health` is 200 only while the browser answers a
     round trip through a live driver (relaunched if either died), else 503 with the reason.
     """
@@ -67,6 +71,10 @@ class ExecutorService:
         if settings.url_origins:
             self.proxy = OriginProxy(self.policy, SelfGuard(settings.guarded_ports))
         self._slots = asyncio.Semaphore(settings.max_concurrent)
+        # Each action takes a session made while the one before it ran (not with browser
+        # endpoints, where an action is placed when it starts, nor with a persistent profile).
+        plain = not settings.browser_endpoints and settings.browser.user_data_dir is None
+        self.ahead = SessionsAhead(1 if plain else 0)
         self._waiting = 0
         self._closing: set[asyncio.Task[None]] = set()
         self.running = 0
@@ -85,11 +93,14 @@ class ExecutorService:
             self.engines.proxy = self.proxy.url
         # The generated registry imports ~200 modules: once here, not during the first action.
         await asyncio.get_running_loop().run_in_executor(None, generated_registry)
-        await self.engines.start()
+        host = await self.engines.start()
+        if host is not None:
+            self.ahead.fill(host)
 
     async def close(self) -> None:
         if self._closing:
             await asyncio.wait(set(self._closing), timeout=15)
+        await self.ahead.close()
         await self.engines.close()
         if self.proxy is not None:
             await self.proxy.close()
@@ -174,6 +185,9 @@ class ExecutorService:
         self.running += 1
         run: ActionRun | None = None
         try:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout_at(deadline):  # past it, the run says `timeout`
+                    await self.ahead.take(host, SessionKey("executor", action_id))
             run = ActionRun(
                 host,
                 self.settings,
@@ -183,6 +197,7 @@ class ExecutorService:
                 redactor,
                 action_id,
                 deadline,
+                next_session=lambda: self.ahead.fill(host),
             )
             return await run.run()
         except Exception as error:
@@ -197,7 +212,7 @@ class ExecutorService:
         finally:
             self.running -= 1
             # The answer goes out now; the session closes behind it and only then frees the slot,
-            # so that sessions never outnumber slots.
+            # so that sessions never outnumber slots (and the one made ahead for the next action).
             task = asyncio.ensure_future(self._release(run))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
@@ -208,6 +223,9 @@ class ExecutorService:
                 await run.close()
         finally:
             self._slots.release()
+            # An action that ended before it submitted did not ask for the next one's session.
+            if run is not None:
+                self.ahead.fill(run.host)
 
     # -- GET /healthz, GET /sandbox ---------------------------------------------------------------
 
@@ -261,7 +279,8 @@ class ExecutorService:
             },
             "engines": engines,
             "versions": self.versions(),
-            "sessions": len(host.sessions),
+            "sessions": len(host.sessions) - self.ahead.count(host),
+            "sessions_ahead": self.ahead.count(host),
             "running": self.running,
             "waiting": self._waiting,
             "driver_starts": host.pool.driver_starts,
@@ -325,6 +344,7 @@ class ExecutorService:
             "sandbox_flags": list[JsonValue](args),
             # With --no-sandbox, Chromium's own sandbox is off; the isolation is the dropped uid.
             "chromium_sandbox": self.engines.engine == "chromium" and "--no-sandbox" not in args,
-            "sessions_open": len(host.sessions) if host is not None else 0,
+            "sessions_open": len(host.sessions) - self.ahead.count(host) if host is not None else 0,
+            "sessions_ahead": self.ahead.count(host),
             "actions_running": self.running,
         }

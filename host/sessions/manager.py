@@ -28,7 +28,7 @@ class SessionManager:
     closed, browser or driver gone) is replaced on the next call and that call is told why;
     `acquire` waits for a browser launch no longer than the caller's `timeout`. A session made
     ahead of its first call (`prepare`) and closed before any call used it is no news to that
-    call.
+    call; until a call used it, it may be handed to another key (`hand_over`), never to two.
     """
 
     def __init__(
@@ -159,6 +159,29 @@ class SessionManager:
         if key in self._sessions:
             # Made here; a call that waited for it has not resumed yet and will discard this.
             self._unused.add(key)
+
+    def hand_over(self, made: SessionKey, key: SessionKey) -> Session | None:
+        """Give the session `prepare` made for `made`, unused, to `key` (which holds none): it is
+        then `key`'s, as if made by its first call. None, and nothing changed, when there is no
+        such session or it can no longer be used (ended, or its browser gone since)."""
+        session = self._sessions.get(made)
+        if (
+            session is None
+            or made not in self._unused
+            or key in self._sessions
+            or key in self._creating
+            or session.ended is not None
+            or session.busy
+        ):
+            return None
+        pool = self.pool_of(session)
+        if session.generation != pool.generation or pool.connected is None:
+            return None
+        del self._sessions[made]
+        self._unused.discard(made)
+        session.key = key
+        self._sessions[key] = session
+        return session
 
     async def drop(self, key: SessionKey | str, reason: str | None = None) -> None:
         """Close the session of `key`; the next call for `key` starts a new one and is told why."""

@@ -27,10 +27,14 @@ _OPENABLE = frozenset({"http", "https", "data"})
 _LANDED = frozenset({"http", "https", "data", "chrome-error"})
 
 
+_LEADING = "".join(map(chr, range(0x21)))
+"""C0 controls and the space: ignored before a URL's scheme."""
+
+
 def scheme_of(url: str) -> str:
     """The scheme a browser would read from `url` (lower case; "" for none): leading controls and
     spaces are ignored and tabs and newlines removed, as the URL standard says."""
-    cleaned = _TAB_OR_NEWLINE.sub("", url.lstrip("".join(map(chr, range(0x21)))))
+    cleaned = _TAB_OR_NEWLINE.sub("", url.lstrip(_LEADING))
     found = _SCHEME.match(cleaned)
     return found.group(1).lower() if found else ""
 
@@ -74,6 +78,8 @@ class NavigationPolicy:
     def landed_ok(self, url: str) -> bool:
         if not url:
             return True  # a frame that has not committed a document (its initial empty one)
+        if url.startswith(("https://", "http://")):
+            return True  # the common case, looked at after every call: its scheme is plain
         scheme = scheme_of(url)
         if scheme in _LANDED:
             return True

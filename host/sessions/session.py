@@ -8,6 +8,7 @@ closes it, and keeps its tabs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -123,13 +124,18 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
                 await context.tracing.start(screenshots=True, snapshots=True, sources=False)
             # A persistent profile's context comes with its first tab.
             page = context.pages[0] if context.pages else await context.new_page()
+            session._adopt(page)
+            session.current = session.tabs[0]
+            session.notes.clear()  # the first tab is not news
+            await session.tabs[0].attached()  # before the first call navigates it
         except BaseException:
-            await context.close()
+            # Failed or cancelled (a session made ahead that no call will take): no session
+            # owns the context, so it is closed here, and its tab closing opens no other.
+            session.closing_intent = True
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(10):
+                    await context.close()
             raise
-        session._adopt(page)
-        session.current = session.tabs[0]
-        session.notes.clear()  # the first tab is not news
-        await session.tabs[0].attached()  # before the first call navigates it
         return session
 
     async def _filter_origin(self, route: Route) -> None:

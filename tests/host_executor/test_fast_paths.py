@@ -1,8 +1,9 @@
 """The executor's shortcuts, in process on a real browser: counts taken ahead and what happens
 when the page changed since, one read of the page for title and excerpt, an action's session
-closing without opening a tab, dialogs answered by Playwright's driver (the session is sent none),
-tabs that hold no file chooser, a Playwright failure named without a traceback (the service's
-tasks carry a fixed stack), and the service's own port refused by the browser itself."""
+closing without opening a tab, sessions made ahead of the actions that take them, dialogs
+answered by Playwright's driver (the session is sent none), tabs that hold no file chooser, a
+Playwright failure named without a traceback (the service's tasks carry a fixed stack), and the
+service's own port refused by the browser itself."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from playwright.async_api import BrowserContext
 
 from host.executor.service import ExecutorService
 from host.executor.settings import ExecutorSettings
-from host_executor.helpers import PageServer
+from host_executor.helpers import PageServer, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -211,7 +212,59 @@ def test_an_actions_session_closes_without_opening_a_tab(
     finally:
         # Waits for the action's session to close, then closes the browser.
         service.close()
-    assert len(opened) == 1  # the action's own tab; none in the context while it closed
+    # One tab per context: the action's own (or the next action's, made ahead); none in the
+    # action's context while it closed.
+    assert opened and len({id(c) for c in opened}) == len(opened)
+
+
+def test_each_action_takes_a_session_made_ahead(pages: PageServer) -> None:
+    service = InProcess()
+    try:
+        host = service.service.engines.host
+        assert host is not None
+        ahead = service.service.ahead
+        wait_until(lambda: ahead.count(host) == 1, "the first session made ahead")
+        made = host.sessions.created
+        for name in ("Ada", "Bob"):
+            status, body = service.execute(
+                {
+                    "url": pages.url("/form"),
+                    "fields": [{"selector": "[name=name]", "value": name}],
+                    "submit": {"selector": "#go"},
+                }
+            )
+            assert status == 200 and body["title"] == f"Welcome {name}", body
+        wait_until(lambda: ahead.count(host) == 1, "the next session made ahead")
+        # One session made per action, ahead of it: none made by the action itself.
+        assert host.sessions.created == made + 2
+        wait_until(lambda: service.service.sandbox()["sessions_open"] == 0, "the actions closed")
+        assert service.service.sandbox()["sessions_ahead"] == 1
+    finally:
+        service.close()
+
+
+def test_a_session_made_ahead_on_a_browser_since_lost_is_not_handed_over(
+    pages: PageServer,
+) -> None:
+    service = InProcess()
+    try:
+        host = service.service.engines.host
+        assert host is not None
+        ahead = service.service.ahead
+        wait_until(lambda: ahead.count(host) == 1, "the first session made ahead")
+        (stale,) = host.sessions.sessions()
+        browser = host.pool.connected
+        assert browser is not None
+        # The browser goes away (as when it crashed); the pool launches a new one on demand.
+        service.loop.run(browser.close())
+        wait_until(lambda: host.pool.connected is None, "the browser's loss noticed")
+        status, body = service.execute({"url": pages.url("/form")})
+        assert status == 200, body
+        assert host.pool.connected is not browser
+        wait_until(lambda: stale not in host.sessions.sessions(), "the stale session dropped")
+        assert stale.ended is not None
+    finally:
+        service.close()
 
 
 def sink() -> tuple[LocalServer, list[str]]:
