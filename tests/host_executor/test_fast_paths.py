@@ -8,6 +8,7 @@ service's own port refused by the browser itself."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import http.server
 import json
@@ -22,6 +23,7 @@ from local_server import LocalServer, serve
 from playwright._impl._connection import Connection
 from playwright.async_api import BrowserContext
 
+from host.calls.core import Host
 from host.executor.service import ExecutorService
 from host.executor.settings import ExecutorSettings
 from host_executor.helpers import PageServer, wait_until
@@ -217,13 +219,23 @@ def test_an_actions_session_closes_without_opening_a_tab(
     assert opened and len({id(c) for c in opened}) == len(opened)
 
 
-def test_each_action_takes_a_session_made_ahead(pages: PageServer) -> None:
+@contextlib.contextmanager
+def one_made_ahead() -> Iterator[tuple[InProcess, Host]]:
+    """A service of its own, once its first session made ahead is ready."""
     service = InProcess()
     try:
         host = service.service.engines.host
         assert host is not None
         ahead = service.service.ahead
         wait_until(lambda: ahead.count(host) == 1, "the first session made ahead")
+        yield service, host
+    finally:
+        service.close()
+
+
+def test_each_action_takes_a_session_made_ahead(pages: PageServer) -> None:
+    with one_made_ahead() as (service, host):
+        ahead = service.service.ahead
         made = host.sessions.created
         for name in ("Ada", "Bob"):
             status, body = service.execute(
@@ -239,19 +251,12 @@ def test_each_action_takes_a_session_made_ahead(pages: PageServer) -> None:
         assert host.sessions.created == made + 2
         wait_until(lambda: service.service.sandbox()["sessions_open"] == 0, "the actions closed")
         assert service.service.sandbox()["sessions_ahead"] == 1
-    finally:
-        service.close()
 
 
 def test_a_session_made_ahead_on_a_browser_since_lost_is_not_handed_over(
     pages: PageServer,
 ) -> None:
-    service = InProcess()
-    try:
-        host = service.service.engines.host
-        assert host is not None
-        ahead = service.service.ahead
-        wait_until(lambda: ahead.count(host) == 1, "the first session made ahead")
+    with one_made_ahead() as (service, host):
         (stale,) = host.sessions.sessions()
         browser = host.pool.connected
         assert browser is not None
@@ -263,8 +268,6 @@ def test_a_session_made_ahead_on_a_browser_since_lost_is_not_handed_over(
         assert host.pool.connected is not browser
         wait_until(lambda: stale not in host.sessions.sessions(), "the stale session dropped")
         assert stale.ended is not None
-    finally:
-        service.close()
 
 
 def sink() -> tuple[LocalServer, list[str]]:
