@@ -5,8 +5,10 @@ a file), so its tabs hold none: Playwright then does not intercept the page's fi
 a headless browser cancels one a page opens. Nobody is there to answer a dialog either: Playwright's
 driver answers each as it opens (dismissed, which is the executor's policy; a `beforeunload`
 accepted, so a submit that navigates is not held back by one), and the session is sent none.
-Every guard stays: downloads kept and capped, the worker guard, the init scripts. Three messages
-to the driver less per action.
+A tab gets its DevTools session only when Playwright reports a worker in it, for the worker
+guard: an action's session is closed when the action ends (a step past its time ends the action),
+so no tab needs one to stop a runaway script or a pending navigation. Every other guard stays:
+downloads kept and capped, the init scripts. Five messages to the driver less per action.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from host.sessions.session import Session
 
 
 class ActionSession(Session):
-    """A `Session` whose tabs hold no file chooser and which is sent no dialog."""
+    """A `Session` whose tabs hold no file chooser and get a DevTools session only with a
+    worker, and which is sent no dialog."""
 
     holds_file_choosers = False
     answers_dialogs = False
+    attaches_tabs_at_open = False

@@ -58,6 +58,14 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
     """A file chooser a page opens is held for `browser_file_upload` (Playwright then intercepts
     every file chooser of the tab: a message to the driver and one to the page, per tab)."""
 
+    attaches_tabs_at_open = True
+    """Each tab gets its DevTools session as it opens, while its page is idle: the worker guard,
+    and the way to stop a page's runaway script or pending navigation (one attached later could
+    not stop a script already running). When false, a tab gets it only once Playwright reports a
+    worker in it (the guard then pauses a worker already running to limit it), and a tab without
+    a worker has no way to be stopped: for a session closed as soon as its calls end, two
+    messages to the driver and a DevTools session less per tab."""
+
     answers_dialogs = True
     """Dialogs go to the session (its policy, an answer armed by `browser_handle_dialog`, or kept
     open); when false, Playwright's driver answers each itself as it opens (dismissed, a
@@ -214,12 +222,20 @@ class Session(ConsoleLog, NetworkLog, Dialogs, Downloads, Routes, SessionState):
         page.on("download", self._on_download)
         if self.holds_file_choosers:
             page.on("filechooser", lambda chooser: setattr(tab, "file_chooser", chooser))
-        tab.attaching = self._spawn(self._attach(tab))
+        if self.attaches_tabs_at_open:
+            tab.attaching = self._spawn(self._attach(tab))
+        else:
+            page.on("worker", lambda _worker: self._attach_once(tab))
         if self.current is None:
             self.current = tab
         else:
             tab.opened_note = {"event": "tab_opened", "index": len(self.tabs) - 1, "url": page.url}
             self.note(tab.opened_note)
+
+    def _attach_once(self, tab: Tab) -> None:
+        """The tab's DevTools session, unless it has one or is getting it."""
+        if tab.attaching is None and tab in self.tabs:
+            tab.attaching = self._spawn(self._attach(tab))
 
     async def _attach(self, tab: Tab) -> None:
         """A DevTools session for the tab, attached while its page is idle (Chromium only)."""

@@ -18,8 +18,9 @@ class Tab:
 
     `refs` are the element refs of the tab's current `web_snapshot` (a full snapshot replaces
     them, a snapshot of a part adds to them); a ref outside them is refused as stale. `cdp` is a
-    DevTools session attached when the tab opened (None on other engines): a script looping in
-    the page can be stopped through it, which a session attached later could not do.
+    DevTools session attached when the tab opened (None on other engines, and until the page's
+    first worker in a session that attaches late, `Session.attaches_tabs_at_open`): a script
+    looping in the page can be stopped through it, which a session attached later could not do.
     """
 
     page: Page

@@ -3,21 +3,23 @@
 An init script runs in every frame but in no worker, so a page could flood the console from a
 `new Worker(...)` and every message would cross the browser, Playwright's driver (shared by
 every session) and the pipe. `guard_workers` has the tab's own DevTools session attach to each
-worker (and frame) the page starts, and to the workers those start; into each dedicated worker
-it evaluates the page's limiter under a debugger pause, so that a worker already in its first
-loop is limited from its next statement. Messages travel through `Target.sendMessageToTarget`
-(the session is not flattened) because Playwright's `CDPSession` can only address its own
-target.
+worker (and frame) the page starts, and to the workers those start (those already running
+too); into each dedicated worker it evaluates the page's limiter under a debugger pause, so
+that a worker already in a loop (Playwright's own session may resume a new worker before the
+guard's commands arrive, and a guard attached late finds it running) is limited from its next
+statement. Messages travel through `Target.sendMessageToTarget` (the session is not flattened)
+because Playwright's `CDPSession` can only address its own target.
 
 A target that waits for a debugger is always let run, whatever else failed: a paused worker
-would hang the page. What a worker logs before the limiter lands (the race with Playwright's
-own session, which resumes it first: a few hundred lines at most when measured) still reaches
-the session, whose flood pause and CPU slowdown cover anything that gets past.
+would hang the page. What a worker logs before the pause lands (a few thousand lines at most)
+still reaches the driver; a session that listens to the console pauses listening past its
+flood limit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -28,6 +30,9 @@ log = logging.getLogger(__name__)
 _AUTO_ATTACH = {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False}
 _LIMITED = ("worker",)  # dedicated workers: a shared or service worker outlives the page
 _MAX_DEPTH = 8  # workers starting workers: past this depth nested targets are let run untouched
+_PAUSE_PATIENCE_S = 2.0
+"""How long a worker's pause may take to land: at once in a running script; an idle worker
+pauses when it next runs a script, and is limited without a pause after this."""
 
 
 class _Router:
@@ -39,6 +44,7 @@ class _Router:
         self.ids = itertools.count(1)
         self.tasks: set[asyncio.Task[None]] = set()
         self.answers: dict[int, asyncio.Future[None]] = {}
+        self.paused: dict[tuple[str, ...], asyncio.Future[None]] = {}
 
     def on_attached(self, event: dict[str, Any], path: tuple[str, ...] = ()) -> None:
         session = event.get("sessionId")
@@ -66,34 +72,59 @@ class _Router:
         if answered is not None and not answered.done():
             answered.set_result(None)
         method, params = message.get("method"), message.get("params") or {}
-        if method == "Target.attachedToTarget":
+        if method == "Debugger.paused":
+            paused = self.paused.get((*path, session))
+            if paused is not None and not paused.done():
+                paused.set_result(None)
+        elif method == "Target.attachedToTarget":
             self.on_attached(params, (*path, session))
         elif method == "Target.receivedMessageFromTarget":
             self.on_message(params, (*path, session))
 
     async def _prepare(self, path: tuple[str, ...], kind: str, waiting: bool) -> None:
-        """Send the target every command at once, in order, and wait for none of them in
-        between: under a flood, each answer queues behind the flood's messages in the same pipe.
+        """Limit a dedicated worker from its next statement, in two steps of commands each
+        sent at once (under a flood, each answer queues behind the flood's messages).
 
-        Playwright's own session usually resumes a new worker before these commands arrive, so
-        the worker may already be in its first script (a flood is a loop there). A debugger
-        pause stops it at its next statement, the limiter is evaluated while it stands there
-        (or the pause lands in that evaluation, if no script was running), and the resume after
-        it lets the worker go on, limited. Auto-attach comes first, for the workers it starts;
-        a worker that waits for a debugger is let run last, whatever else failed."""
-        commands: list[tuple[str, dict[str, Any]]] = []
+        First auto-attach (for the workers it starts), the debugger and a pause, and the run of
+        a worker that waits for a debugger (always sent, whatever else failed). The pause lands
+        at the worker's next statement: at once in a loop already running, at its first one in
+        a worker that was waiting. Only then the limiter and the resume: an evaluation is no
+        interrupt, so sent earlier it would wait behind a running loop, and a resume or disable
+        sent before the pause landed would cancel it. A worker that stays idle is limited
+        without a pause after `_PAUSE_PATIENCE_S`, or in the pause its next script meets."""
+        first: list[tuple[str, dict[str, Any]]] = []
         if len(path) < _MAX_DEPTH:
-            commands.append(("Target.setAutoAttach", _AUTO_ATTACH))
-        if kind in _LIMITED:
-            commands += [
-                ("Debugger.enable", {}),
-                ("Debugger.pause", {}),
-                ("Runtime.evaluate", {"expression": self.limiter}),
-                ("Debugger.resume", {}),
-                ("Debugger.disable", {}),
-            ]
+            first.append(("Target.setAutoAttach", _AUTO_ATTACH))
+        limited = kind in _LIMITED
+        if limited:
+            self.paused[path] = asyncio.get_running_loop().create_future()
+            first += [("Debugger.enable", {}), ("Debugger.pause", {})]
         if waiting:
-            commands.append(("Runtime.runIfWaitingForDebugger", {}))
+            first.append(("Runtime.runIfWaitingForDebugger", {}))
+        try:
+            answers = await self._send_all(path, first)
+            if limited:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.paused[path], _PAUSE_PATIENCE_S)
+                answers += await self._send_all(
+                    path,
+                    [
+                        ("Runtime.evaluate", {"expression": self.limiter}),
+                        ("Debugger.resume", {}),
+                        ("Debugger.disable", {}),
+                    ],
+                )
+        finally:
+            self.paused.pop(path, None)
+        if answers:
+            _, late = await asyncio.wait(answers, timeout=5)
+            for future in late:
+                future.cancel()
+
+    async def _send_all(
+        self, path: tuple[str, ...], commands: list[tuple[str, dict[str, Any]]]
+    ) -> list[asyncio.Future[None]]:
+        """Send `commands` in order without waiting for any answer; the answers to wait for."""
         # Tasks start in the order they were made, and each sends before its first wait.
         sent = await asyncio.gather(
             *(asyncio.ensure_future(self._post(path, m, p)) for m, p in commands),
@@ -101,11 +132,8 @@ class _Router:
         )
         answers = [future for future in sent if isinstance(future, asyncio.Future)]
         if len(answers) < len(sent):
-            log.debug("the %s target closed while it was prepared", kind)
-        if answers:
-            _, late = await asyncio.wait(answers, timeout=5)
-            for future in late:
-                future.cancel()
+            log.debug("a target closed while it was prepared")
+        return answers
 
     async def _post(
         self, path: tuple[str, ...], method: str, params: dict[str, Any]

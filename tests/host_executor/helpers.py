@@ -94,6 +94,13 @@ PAGES: dict[str, str] = {
     "/chooser": "<title>chooser</title><input type=file id=file><input id=name>"
     "<button id=go onclick=\"document.getElementById('file').click();"
     " document.title = 'chose ' + document.getElementById('name').value\">Go</button>",
+    # A worker that logs in a loop from its first statement until the host's console limiter is
+    # in it, then tells the page how many lines it logged. Nothing else ends the loop: a guard
+    # that never lands leaves the title as it is.
+    "/worker": "<title>worker</title><script>new Worker(URL.createObjectURL(new Blob(["
+    "'let i = 0; for (; !console.__hostLimited; i++) console.log(\\'w \\' + i);"
+    " postMessage(i);'])))"
+    ".onmessage = (m) => { document.title = 'limited after ' + m.data; };</script>",
     "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
     "<script>var leaked = 1;</script><style>p { color: red }</style>"
     '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'

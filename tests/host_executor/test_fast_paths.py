@@ -1,7 +1,8 @@
 """The executor's shortcuts, in process on a real browser: counts taken ahead and what happens
 when the page changed since, one read of the page for title and excerpt, an action's session
 closing without opening a tab, sessions made ahead of the actions that take them, dialogs
-answered by Playwright's driver (the session is sent none), tabs that hold no file chooser, a
+answered by Playwright's driver (the session is sent none), tabs that hold no file chooser and
+get a DevTools session only with a worker, a
 Playwright failure named without a traceback (the service's tasks carry a fixed stack), and the
 service's own port refused by the browser itself."""
 
@@ -26,6 +27,7 @@ from playwright.async_api import BrowserContext
 from host.calls.core import Host
 from host.executor.service import ExecutorService
 from host.executor.settings import ExecutorSettings
+from host.sessions.keys import SessionKey
 from host_executor.helpers import PageServer, wait_until
 
 pytestmark = pytest.mark.browser
@@ -192,6 +194,36 @@ def test_an_action_subscribes_to_no_event_of_the_driver(
     assert status == 200 and body["title"] == "Welcome Ada", body
     assert ("fill", None) in sent  # the count saw the action's own messages
     assert [event for method, event in sent if method == "updateSubscription"] == []
+    # Nor is its tab given a DevTools session: the page starts no worker.
+    assert "newCDPSession" not in {method for method, _ in sent}
+
+
+def test_an_actions_tab_gets_a_devtools_session_once_its_page_starts_a_worker(
+    executor: InProcess, pages: PageServer
+) -> None:
+    # Late, the worker guard still limits a worker that floods the console from its first
+    # statement: it pauses the worker where it is and puts the limiter in.
+    host = executor.service.engines.host
+    assert host is not None
+    key = SessionKey("executor", "worker-guard")
+
+    async def run() -> tuple[object, object, str]:
+        await host.sessions.prepare(key)
+        session = host.sessions.get(key)
+        assert session is not None
+        try:
+            tab = session.tabs[0]
+            await tab.page.goto(pages.url("/form"))
+            without_worker = tab.cdp
+            await tab.page.goto(pages.url("/worker"))
+            await tab.page.wait_for_function("document.title.startsWith('limited')", timeout=60_000)
+            return without_worker, tab.cdp, await tab.page.title()
+        finally:
+            await host.sessions.drop(key, "the test ended")
+
+    without_worker, with_worker, title = executor.loop.run(run())
+    assert without_worker is None and with_worker is not None, (without_worker, with_worker)
+    assert title.startswith("limited after "), title
 
 
 def test_an_actions_session_closes_without_opening_a_tab(
