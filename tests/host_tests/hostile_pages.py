@@ -34,6 +34,13 @@ PAGES: dict[str, str] = {
     f"const inner = {json.dumps(_WORKER_FLOOD % 'n')};"
     "new Worker(URL.createObjectURL(new Blob(["
     "'new Worker(URL.createObjectURL(new Blob([' + JSON.stringify(inner) + '])));'])));</script>",
+    # A worker that logs in a loop from its first statement until the limiter is in it, then
+    # says so in the page's title. Playwright's own session may let it run before the guard's
+    # commands arrive: the guard must then stop it where it is.
+    "/worker-loop": "<title>worker loop</title><script>new Worker(URL.createObjectURL(new Blob(["
+    "'let i = 0; for (; !console.__hostLimited; i++) console.log(\\'w \\' + i);"
+    " postMessage(i);']))).onmessage = (m) => { document.title = 'limited after ' + m.data; };"
+    "</script>",
     # Uncaught errors are no console call: the in-page limit cannot hold them back.
     "/error-flood": "<title>errors</title><script>for (let i = 0; i < 20000; i++)"
     " setTimeout(() => { throw new Error('e' + i); });</script>",

@@ -465,6 +465,18 @@ def test_floods_from_workers_and_errors_stay_in_the_page(
     call.loop.run(call.host.end_session(key))  # its page stops: later tests share this host
 
 
+def test_a_worker_looping_before_its_guard_lands_is_limited(
+    call: Caller, pages: HostilePages
+) -> None:
+    call.ok("worker-loop", "web_navigate", {"url": pages.url("/worker-loop")})
+    title = wait_until(
+        lambda: (t := call.ok("worker-loop", "web_title", {})).startswith("limited") and t,
+        "the looping worker limited",
+    )
+    assert title.startswith("limited after "), title
+    call.loop.run(call.host.end_session("worker-loop"))  # later tests share this host
+
+
 def test_a_flood_that_bypasses_the_page_limit_is_not_listened_to(
     loop: LoopThread, pages: HostilePages
 ) -> None:
