@@ -101,6 +101,10 @@ PAGES: dict[str, str] = {
     "'let i = 0; for (; !console.__hostLimited; i++) console.log(\\'w \\' + i);"
     " postMessage(i);'])))"
     ".onmessage = (m) => { document.title = 'limited after ' + m.data; };</script>",
+    # Pages whose script never ends: once loaded, and while loading.
+    "/spin": "<title>spin</title><input id=a><script>setTimeout(() => { while (true) {} }, 50)"
+    "</script>",
+    "/spin-load": "<title>spin</title><input id=a><script>while (true) {}</script>",
     "/dirty": "<title>dirty</title><div id=box onclick=\"steal()\" style='color:red'>"
     "<script>var leaked = 1;</script><style>p { color: red }</style>"
     '<p onmouseover="x()">visible text</p><input name=token value=csrf-abc123>'

@@ -2,9 +2,9 @@
 when the page changed since, one read of the page for title and excerpt, an action's session
 closing without opening a tab, sessions made ahead of the actions that take them, dialogs
 answered by Playwright's driver (the session is sent none), tabs that hold no file chooser and
-get a DevTools session only with a worker, a
-Playwright failure named without a traceback (the service's tasks carry a fixed stack), and the
-service's own port refused by the browser itself."""
+get a DevTools session only with a worker (a page whose script never ends is left to the
+action's limit), a Playwright failure named without a traceback (the service's tasks carry a
+fixed stack), and the service's own port refused by the browser itself."""
 
 from __future__ import annotations
 
@@ -224,6 +224,29 @@ def test_an_actions_tab_gets_a_devtools_session_once_its_page_starts_a_worker(
     without_worker, with_worker, title = executor.loop.run(run())
     assert without_worker is None and with_worker is not None, (without_worker, with_worker)
     assert title.startswith("limited after "), title
+
+
+@pytest.mark.parametrize("page", ["/spin", "/spin-load"])
+def test_an_action_on_a_page_whose_script_never_ends_is_answered_and_the_next_runs(
+    executor: InProcess, pages: PageServer, page: str
+) -> None:
+    # Nothing stops the page's script (the tab has no DevTools session without a worker): the
+    # action ends at its limit, its session closes with the renderer still busy, the next runs.
+    status, body = executor.execute(
+        {"url": pages.url(page), "fields": [{"selector": "#a", "value": "x"}], "timeout_ms": 3000}
+    )
+    assert status == 504 and body["error"]["code"] == "timeout", body
+    wait_until(
+        lambda: executor.service.sandbox()["sessions_open"] == 0, "the action's session closed"
+    )
+    status, body = executor.execute(
+        {
+            "url": pages.url("/form"),
+            "fields": [{"selector": "[name=name]", "value": "Ada"}],
+            "submit": {"selector": "#go"},
+        }
+    )
+    assert status == 200 and body["title"] == "Welcome Ada", body
 
 
 def test_an_actions_session_closes_without_opening_a_tab(
