@@ -81,6 +81,15 @@ def executor() -> Iterator[InProcess]:
     service.close()
 
 
+def sign_up(pages: PageServer, name: str, path: str = "/form") -> dict[str, object]:
+    """The action that fills the name form at `path` with `name` and submits it."""
+    return {
+        "url": pages.url(path),
+        "fields": [{"selector": "[name=name]", "value": name}],
+        "submit": {"selector": "#go"},
+    }
+
+
 def first_attempt(body: dict[str, Any], step: str) -> tuple[object, ...]:
     attempt = next(a for a in body["attempts"] if a["step"] == step)
     return attempt["attempt"], attempt["outcome"], attempt["matched"]
@@ -134,13 +143,7 @@ def test_dialogs_nobody_answers_are_dismissed_and_a_leave_prompt_lets_the_submit
     )
     assert status == 200, body
     assert body["excerpt"]["html"] == '<p id="out">confirm false, prompt null</p>', body
-    status, body = executor.execute(
-        {
-            "url": pages.url("/leave"),
-            "fields": [{"selector": "[name=name]", "value": "Ada"}],
-            "submit": {"selector": "#go"},
-        }
-    )
+    status, body = executor.execute(sign_up(pages, "Ada", "/leave"))
     assert status == 200, body
     assert body["title"] == "Welcome Ada", body
 
@@ -184,13 +187,7 @@ def test_an_action_subscribes_to_no_event_of_the_driver(
         return send(self, owner, method, params, *rest)
 
     monkeypatch.setattr(Connection, "_send_message_to_server", counted)
-    status, body = executor.execute(
-        {
-            "url": pages.url("/form"),
-            "fields": [{"selector": "[name=name]", "value": "Ada"}],
-            "submit": {"selector": "#go"},
-        }
-    )
+    status, body = executor.execute(sign_up(pages, "Ada"))
     assert status == 200 and body["title"] == "Welcome Ada", body
     assert ("fill", None) in sent  # the count saw the action's own messages
     assert [event for method, event in sent if method == "updateSubscription"] == []
@@ -239,13 +236,7 @@ def test_an_action_on_a_page_whose_script_never_ends_is_answered_and_the_next_ru
     wait_until(
         lambda: executor.service.sandbox()["sessions_open"] == 0, "the action's session closed"
     )
-    status, body = executor.execute(
-        {
-            "url": pages.url("/form"),
-            "fields": [{"selector": "[name=name]", "value": "Ada"}],
-            "submit": {"selector": "#go"},
-        }
-    )
+    status, body = executor.execute(sign_up(pages, "Ada"))
     assert status == 200 and body["title"] == "Welcome Ada", body
 
 
@@ -293,13 +284,7 @@ def test_each_action_takes_a_session_made_ahead(pages: PageServer) -> None:
         ahead = service.service.ahead
         made = host.sessions.created
         for name in ("Ada", "Bob"):
-            status, body = service.execute(
-                {
-                    "url": pages.url("/form"),
-                    "fields": [{"selector": "[name=name]", "value": name}],
-                    "submit": {"selector": "#go"},
-                }
-            )
+            status, body = service.execute(sign_up(pages, name))
             assert status == 200 and body["title"] == f"Welcome {name}", body
         wait_until(lambda: ahead.count(host) == 1, "the next session made ahead")
         # One session made per action, ahead of it: none made by the action itself.
